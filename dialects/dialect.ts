@@ -1,0 +1,142 @@
+/**
+ * The Dialect interface: everything vendor-specific, and nothing else.
+ *
+ * A vendor is one folder under dialects/ implementing this interface and registered in
+ * dialects/registry.ts. Shared code (core/, plugins/, server/) never asks which vendor it
+ * runs on; it calls these hooks. See docs/dialects.md for a plugin author's guide.
+ */
+import type { CompiledSql, Sql, SqlRenderer } from '../core/sql.ts';
+import type { ColumnType, DatabaseSchema } from '../core/schema/introspection.ts';
+import type { FormulaDialect } from '../core/formula/formula-dialect.ts';
+
+/** Where a workspace's data lives. */
+export interface DatabaseConfig {
+  readonly vendor: string;
+  /** Connection URL; for the embedded vendor, ignored (the shared PGlite is used). */
+  readonly url?: string;
+  /** Schema (Postgres, SQL Server) that holds the workspace's tables. */
+  readonly schema?: string;
+  readonly poolSize?: number;
+}
+
+export interface QueryResult {
+  readonly rows: Record<string, unknown>[];
+  /** Rows inserted, updated or deleted by a write statement. */
+  readonly affectedRows: number;
+}
+
+/** Runs rendered statements. A pool, a single connection or a transaction. */
+export interface Executor {
+  query(statement: CompiledSql): Promise<QueryResult>;
+}
+
+export interface Driver extends Executor {
+  /** Runs `work` in one transaction on one connection; commits on success, rolls back on throw. */
+  transaction<T>(work: (tx: Executor) => Promise<T>): Promise<T>;
+  /** Cheap liveness check for /readyz. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Service-level meaning of a database error. Anything unmapped is an internal error. */
+export type DbErrorKind =
+  | 'unique_violation'
+  | 'foreign_key_violation'
+  | 'not_null_violation'
+  | 'check_violation'
+  | 'invalid_value'
+  | 'undefined_column'
+  | 'undefined_function'
+  | 'division_by_zero'
+  | 'deadlock'
+  | 'connection_lost';
+
+export interface DbError {
+  readonly kind: DbErrorKind;
+  /** Constraint or column the database named, when it did. Never shown verbatim to clients. */
+  readonly constraint?: string;
+  readonly column?: string;
+}
+
+/** A single-table insert of one or more rows; values already coerced to column types. */
+export interface InsertStatement {
+  readonly table: string;
+  readonly columns: readonly string[];
+  readonly rows: readonly (readonly unknown[])[];
+  /** Column whose generated values are wanted back (the primary key). */
+  readonly returning: string;
+}
+
+export type ConflictAction = 'ERROR' | 'IGNORE' | 'UPDATE';
+
+export interface UpsertStatement extends InsertStatement {
+  readonly conflictColumns: readonly string[];
+  readonly action: ConflictAction;
+  /** Columns overwritten on UPDATE (never the conflict columns). */
+  readonly updateColumns: readonly string[];
+}
+
+export interface UpsertOutcome {
+  readonly inserted: number;
+  readonly updated: number;
+  readonly ignored: number;
+}
+
+export interface Dialect extends SqlRenderer {
+  /** Registry name used in workspace configs: 'postgres', 'mysql', 'mssql', 'embedded'. */
+  readonly name: string;
+
+  /** Quotes one identifier part, doubling the closing quote character. */
+  quoteIdent(name: string): string;
+
+  /** Placeholder for the 1-based parameter `index` ($1, ?, @p1). */
+  placeholder(index: number): string;
+
+  /** Opens a pool (or the embedded database) for `config`. */
+  connect(config: DatabaseConfig): Promise<Driver>;
+
+  /** Reads tables, columns, keys and foreign keys of the configured schema. */
+  introspect(db: Executor, config: DatabaseConfig): Promise<DatabaseSchema>;
+
+  /** The table reference for `table` in the configured schema, e.g. "public"."orders". */
+  tableRef(table: string, config: DatabaseConfig): Sql;
+
+  /**
+   * The tail after ORDER BY that returns `limit` rows from `offset`. The caller always emits
+   * an ORDER BY first (SQL Server's OFFSET/FETCH requires one).
+   */
+  paginate(limit: number, offset: number): Sql;
+
+  /** One ORDER BY term. NULLs must sort last ascending and first descending on every vendor. */
+  orderTerm(expr: Sql, direction: 'asc' | 'desc'): Sql;
+
+  /**
+   * `expr LIKE pattern` with `\` as the escape character; case-insensitive when asked,
+   * independent of the column's collation.
+   */
+  like(expr: Sql, pattern: Sql, caseInsensitive: boolean): Sql;
+
+  /** A boolean-valued predicate used in value position (SQL Server has no boolean values). */
+  predicateAsValue(predicate: Sql): Sql;
+
+  /** Converts a coerced JS value into what the driver binds for a column of `type`. */
+  encodeValue(type: ColumnType, value: unknown): unknown;
+
+  /** Runs an INSERT and returns the `returning` column's values, in row order. */
+  insert(db: Executor, statement: InsertStatement, config: DatabaseConfig): Promise<unknown[]>;
+
+  /** Runs an upsert on exactly `conflictColumns` and reports what happened to the rows. */
+  upsert(db: Executor, statement: UpsertStatement, config: DatabaseConfig): Promise<UpsertOutcome>;
+
+  /** Largest number of bound parameters one statement may carry. */
+  readonly maxParams: number;
+
+  /** The planner's row estimate for a SELECT, or null when the vendor cannot tell. */
+  estimateRows(db: Executor, select: CompiledSql): Promise<number | null>;
+
+  /** Maps a driver error to a service error kind, or null when it means nothing to clients. */
+  mapError(error: unknown): DbError | null;
+
+  /** Function, operator and CAST emission for formulas. */
+  readonly formula: FormulaDialect;
+}
