@@ -122,6 +122,15 @@ export interface Dialect extends SqlRenderer {
   /** Converts a coerced JS value into what the driver binds for a column of `type`. */
   encodeValue(type: ColumnType, value: unknown): unknown;
 
+  /**
+   * UPDATE of `table` aliased as `alias`, so that `where` can use qualified columns;
+   * `assignments` are `"column" = value` pairs with unqualified column names.
+   */
+  updateStatement(table: Sql, alias: string, assignments: Sql, where: Sql): Sql;
+
+  /** DELETE from `table` aliased as `alias`, rows chosen by `where` (qualified columns). */
+  deleteStatement(table: Sql, alias: string, where: Sql): Sql;
+
   /** Runs an INSERT and returns the `returning` column's values, in row order. */
   insert(db: Executor, statement: InsertStatement, config: DatabaseConfig): Promise<unknown[]>;
 

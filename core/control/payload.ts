@@ -1,0 +1,64 @@
+/** Strict checks for admin payloads: nothing is coerced (DESIGN §12); problems are VALIDATION_FAILED. */
+import { validationFailed, type FieldProblem } from '../errors.ts';
+import { requireObject } from '../write/validate.ts';
+
+export const SLUG = /^[a-z0-9][a-z0-9-]{0,62}$/;
+
+export class PayloadReader {
+  readonly problems: FieldProblem[] = [];
+  readonly body: Record<string, unknown>;
+
+  constructor(body: unknown, private readonly allowed: readonly string[]) {
+    this.body = requireObject(body);
+    for (const key of Object.keys(this.body)) {
+      if (!allowed.includes(key)) this.fail(key, 'unknown', `is not one of ${allowed.join(', ')}`);
+    }
+  }
+
+  has(key: string): boolean {
+    return key in this.body;
+  }
+
+  fail(field: string, rule: string, message: string): undefined {
+    this.problems.push({ field, rule, message });
+    return undefined;
+  }
+
+  string(key: string, options: { required?: boolean; pattern?: RegExp; patternText?: string } = {}): string | undefined {
+    const value = this.body[key];
+    if (value === undefined) return options.required ? this.fail(key, 'required', 'is required') : undefined;
+    if (typeof value !== 'string' || value.trim() === '') return this.fail(key, 'type', 'must be a non-empty string');
+    if (options.pattern && !options.pattern.test(value)) return this.fail(key, 'pattern', `must match ${options.patternText ?? options.pattern.source}`);
+    return value;
+  }
+
+  boolean(key: string, required = false): boolean | undefined {
+    const value = this.body[key];
+    if (value === undefined) return required ? this.fail(key, 'required', 'is required') : undefined;
+    if (typeof value !== 'boolean') return this.fail(key, 'type', 'must be true or false');
+    return value;
+  }
+
+  integer(key: string, min: number, max = Number.MAX_SAFE_INTEGER): number | undefined {
+    const value = this.body[key];
+    if (value === undefined) return undefined;
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+      return this.fail(key, 'type', `must be an integer from ${min} to ${max}`);
+    }
+    return value;
+  }
+
+  /** `null` clears an option; undefined leaves it alone. */
+  stringList(key: string): string[] | null | undefined {
+    const value = this.body[key];
+    if (value === undefined || value === null) return value;
+    if (!Array.isArray(value) || value.some((v) => typeof v !== 'string' || v === '')) {
+      return this.fail(key, 'type', 'must be an array of non-empty strings or null');
+    }
+    return value as string[];
+  }
+
+  done(): void {
+    if (this.problems.length > 0) throw validationFailed(this.problems);
+  }
+}

@@ -1,0 +1,175 @@
+/**
+ * A workspace as requests see it: its dialect and pool, entity model, options, views and
+ * compiled computed columns. Cached per instance and reloaded when the control store's version
+ * for the workspace moves, checked at most once a second (DESIGN §12: changes reach every
+ * instance within one second, at once on the instance that made them).
+ */
+import type { DatabaseConfig, Dialect, Driver } from '../../dialects/dialect.ts';
+import type { DialectRegistry } from '../../dialects/registry.ts';
+import { ApiError, notFound } from '../errors.ts';
+import { buildModel } from '../schema/build-model.ts';
+import type { Entity, SchemaModel } from '../schema/model.ts';
+import type { ComputedField, ViewShape } from '../query/plan.ts';
+import { compileComputedColumn } from './computed.ts';
+import type { ControlStore } from './store.ts';
+import { DEFAULT_ENTITY_OPTIONS, type ColumnRecord, type EntityRecord, type ViewRecord, type WorkspaceRecord } from './types.ts';
+
+const RECHECK_MS = 1000;
+
+export class WorkspaceRuntime {
+  private readonly entityRecords: Map<string, EntityRecord>;
+  private readonly viewsByUuid: Map<string, ViewRecord>;
+  private readonly shapes = new Map<string, ViewShape>();
+
+  constructor(
+    readonly workspace: WorkspaceRecord,
+    readonly dialect: Dialect,
+    readonly driver: Driver,
+    readonly model: SchemaModel,
+    entities: readonly EntityRecord[],
+    views: readonly ViewRecord[],
+    readonly columnsByView: ReadonlyMap<string, readonly ColumnRecord[]>,
+  ) {
+    this.entityRecords = new Map(entities.map((e) => [e.name, e]));
+    this.viewsByUuid = new Map(views.map((v) => [v.uuid, v]));
+  }
+
+  get config(): DatabaseConfig {
+    return this.workspace.database;
+  }
+
+  get views(): ViewRecord[] {
+    return [...this.viewsByUuid.values()];
+  }
+
+  entity(name: string): Entity {
+    const entity = this.model.entities.get(name);
+    if (!entity) throw notFound(`entity '${name}' does not exist in workspace '${this.workspace.slug}'`);
+    return entity;
+  }
+
+  entityRecord(name: string): EntityRecord {
+    return this.entityRecords.get(name) ?? { workspaceId: this.workspace.id, name, table: name, options: DEFAULT_ENTITY_OPTIONS, migration: null };
+  }
+
+  view(uuid: string): ViewRecord | undefined {
+    return this.viewsByUuid.get(uuid);
+  }
+
+  defaultViewRecord(entityName: string): ViewRecord | undefined {
+    return this.views.find((v) => v.entity === entityName && v.isDefault);
+  }
+
+  /** The entity read through `viewUuid` (or its default view): computed columns, options, migration flag. */
+  shape(entityName: string, viewUuid?: string): ViewShape {
+    const uuid = viewUuid ?? this.defaultViewRecord(entityName)?.uuid ?? '';
+    const key = `${entityName}:${uuid}`;
+    let shape = this.shapes.get(key);
+    if (!shape) {
+      const record = this.entityRecord(entityName);
+      shape = { entity: this.entity(entityName), computed: this.computed(uuid, entityName), options: record.options, migration: record.migration };
+      this.shapes.set(key, shape);
+    }
+    return shape;
+  }
+
+  private computed(viewUuid: string, entityName: string): ComputedField[] {
+    const columns = (this.columnsByView.get(viewUuid) ?? []).filter((c) => c.kind === 'COMPUTED' && c.formula !== null);
+    const entity = this.entity(entityName);
+    return columns.map((column) => compileComputedColumn(column, entity, this.model, this.entityRecord(entityName).options.maxExpandDepth));
+  }
+}
+
+interface CacheEntry {
+  runtime: WorkspaceRuntime;
+  checkedAt: number;
+}
+
+/** Per-instance cache of workspace runtimes, and the owner of their connection pools. */
+export class WorkspaceCache {
+  private readonly entries = new Map<string, CacheEntry>();
+  private readonly drivers = new Map<string, { key: string; driver: Driver }>();
+  private readonly slugs = new Map<string, { id: string; at: number }>();
+
+  constructor(
+    private readonly store: ControlStore,
+    private readonly dialects: DialectRegistry,
+  ) {}
+
+  async bySlug(orgSlug: string, wsSlug: string): Promise<WorkspaceRuntime> {
+    const slugKey = `${orgSlug}/${wsSlug}`;
+    const cached = this.slugs.get(slugKey);
+    if (cached && Date.now() - cached.at < RECHECK_MS) return this.byId(cached.id);
+    const workspace = await this.store.findWorkspace(orgSlug, wsSlug);
+    if (!workspace) throw notFound(`workspace '${orgSlug}/${wsSlug}' does not exist`);
+    this.slugs.set(slugKey, { id: workspace.id, at: Date.now() });
+    return this.byId(workspace.id);
+  }
+
+  async byId(id: string): Promise<WorkspaceRuntime> {
+    const entry = this.entries.get(id);
+    if (entry && Date.now() - entry.checkedAt < RECHECK_MS) return entry.runtime;
+    const version = await this.store.workspaceVersion(id);
+    if (version === undefined) {
+      this.entries.delete(id);
+      throw notFound('workspace does not exist');
+    }
+    if (entry && entry.runtime.workspace.version === version) {
+      entry.checkedAt = Date.now();
+      return entry.runtime;
+    }
+    const runtime = await this.load(id);
+    this.entries.set(id, { runtime, checkedAt: Date.now() });
+    return runtime;
+  }
+
+  /** Forgets the cached runtime so the next request reloads it (called after local changes). */
+  invalidate(id: string): void {
+    this.entries.delete(id);
+    for (const [key, value] of this.slugs) if (value.id === id) this.slugs.delete(key);
+  }
+
+  /** The workspace's pool, opened once and reused across reloads while its config is unchanged. */
+  async driverFor(workspace: WorkspaceRecord): Promise<{ dialect: Dialect; driver: Driver }> {
+    const dialect = this.dialects.get(workspace.database.vendor);
+    const key = JSON.stringify(workspace.database);
+    const existing = this.drivers.get(workspace.id);
+    if (existing && existing.key === key) return { dialect, driver: existing.driver };
+    if (existing) await existing.driver.close().catch(() => undefined);
+    const driver = await dialect.connect(workspace.database);
+    this.drivers.set(workspace.id, { key, driver });
+    return { dialect, driver };
+  }
+
+  async forget(id: string): Promise<void> {
+    this.invalidate(id);
+    const existing = this.drivers.get(id);
+    this.drivers.delete(id);
+    if (existing) await existing.driver.close().catch(() => undefined);
+  }
+
+  async pingAll(): Promise<void> {
+    await Promise.all([...this.drivers.values()].map((d) => d.driver.ping()));
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.drivers.values()].map((d) => d.driver.close().catch(() => undefined)));
+    this.drivers.clear();
+    this.entries.clear();
+  }
+
+  private async load(id: string): Promise<WorkspaceRuntime> {
+    const workspace = await this.store.findWorkspaceById(id);
+    if (!workspace) throw notFound('workspace does not exist');
+    if (!workspace.introspection) throw new ApiError('SERVICE_UNAVAILABLE', `workspace '${workspace.slug}' has not been synced yet`);
+    const { dialect, driver } = await this.driverFor(workspace);
+    const [entities, views, columns] = await Promise.all([
+      this.store.listEntities(id),
+      this.store.listViews(id),
+      this.store.listWorkspaceColumns(id),
+    ]);
+    const columnsByView = new Map<string, ColumnRecord[]>();
+    for (const column of columns) columnsByView.set(column.viewUuid, [...(columnsByView.get(column.viewUuid) ?? []), column]);
+    return new WorkspaceRuntime(workspace, dialect, driver, buildModel(workspace.introspection), entities, views, columnsByView);
+  }
+}

@@ -1,0 +1,313 @@
+/**
+ * The control store: metadata shared by every instance of the service (DESIGN §2).
+ * Always Postgres (embedded PGlite or CONTROL_DATABASE_URL), so its SQL is plain Postgres.
+ */
+import { randomUUID } from 'node:crypto';
+import { ApiError } from '../errors.ts';
+import { ident, join, render, sql, type Sql } from '../sql.ts';
+import type { Driver, Executor } from '../../dialects/dialect.ts';
+import type { DatabaseSchema } from '../schema/introspection.ts';
+import { CONTROL_MIGRATIONS, CONTROL_SCHEMA } from './migrations.ts';
+import {
+  DEFAULT_ENTITY_OPTIONS,
+  type ApiKeyRecord,
+  type ColumnRecord,
+  type EntityOptions,
+  type EntityRecord,
+  type MigrationFlag,
+  type OrgRecord,
+  type ViewRecord,
+  type WorkspaceRecord,
+} from './types.ts';
+
+type Row = Record<string, unknown>;
+
+const renderer = {
+  quoteIdent: (name: string) => `"${name.replace(/"/g, '""')}"`,
+  placeholder: (index: number) => `$${index}`,
+};
+
+const t = (table: string): Sql => ident(CONTROL_SCHEMA, table);
+
+function isUniqueViolation(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23505';
+}
+
+function toWorkspace(row: Row): WorkspaceRecord {
+  return {
+    id: String(row.id),
+    orgId: String(row.org_id),
+    orgSlug: String(row.org_slug),
+    slug: String(row.slug),
+    name: String(row.name),
+    database: row.database as WorkspaceRecord['database'],
+    introspection: (row.introspection as DatabaseSchema | null) ?? null,
+    schemaHash: (row.schema_hash as string | null) ?? null,
+    version: Number(row.version),
+  };
+}
+
+function toEntity(row: Row): EntityRecord {
+  return {
+    workspaceId: String(row.workspace_id),
+    name: String(row.name),
+    table: String(row.table_name),
+    options: { ...DEFAULT_ENTITY_OPTIONS, ...(row.options as Partial<EntityOptions>) },
+    migration: (row.migration as MigrationFlag | null) ?? null,
+  };
+}
+
+function toView(row: Row): ViewRecord {
+  return {
+    uuid: String(row.uuid),
+    workspaceId: String(row.workspace_id),
+    slug: String(row.slug),
+    name: String(row.name),
+    entity: String(row.entity),
+    isDefault: row.is_default === true,
+  };
+}
+
+function toColumn(row: Row): ColumnRecord {
+  return {
+    uuid: String(row.uuid),
+    viewUuid: String(row.view_uuid),
+    kind: row.kind as ColumnRecord['kind'],
+    fieldName: String(row.field_name),
+    displayName: String(row.display_name),
+    formula: (row.formula as string | null) ?? null,
+    widgetType: String(row.widget_type),
+    members: (row.members as string[] | null) ?? null,
+    position: Number(row.position),
+    broken: (row.broken as string | null) ?? null,
+  };
+}
+
+const WORKSPACE_SELECT = sql`SELECT w.*, o.slug AS org_slug FROM ${t('workspaces')} w JOIN ${t('orgs')} o ON o.id = w.org_id`;
+
+export type NewColumn = Omit<ColumnRecord, 'uuid' | 'position' | 'broken'> & { position?: number };
+
+export class ControlStore {
+  /** `driver` is absent on a store bound to one transaction. */
+  constructor(
+    private readonly db: Executor,
+    private readonly driver?: Driver,
+  ) {}
+
+  static open(driver: Driver): ControlStore {
+    return new ControlStore(driver, driver);
+  }
+
+  private async rows(fragment: Sql): Promise<Row[]> {
+    return (await this.db.query(render(fragment, renderer))).rows;
+  }
+
+  private async one(fragment: Sql): Promise<Row | undefined> {
+    return (await this.rows(fragment))[0];
+  }
+
+  async migrate(): Promise<void> {
+    for (const statement of CONTROL_MIGRATIONS) await this.db.query({ text: statement, params: [] });
+  }
+
+  /** Runs `work` on a store bound to one transaction of the control database. */
+  transaction<T>(work: (store: ControlStore) => Promise<T>): Promise<T> {
+    if (!this.driver) return work(this);
+    return this.driver.transaction((tx) => work(new ControlStore(tx)));
+  }
+
+  async ping(): Promise<void> {
+    await this.db.query({ text: 'SELECT 1', params: [] });
+  }
+
+  // ── instance settings ────────────────────────────────────────────────────────
+  async getSetting<T>(key: string): Promise<T | undefined> {
+    const row = await this.one(sql`SELECT value FROM ${t('instance')} WHERE key = ${key}`);
+    return row ? (row.value as T) : undefined;
+  }
+
+  async setSetting(key: string, value: unknown): Promise<void> {
+    await this.rows(sql`INSERT INTO ${t('instance')} (key, value) VALUES (${key}, ${JSON.stringify(value)}::jsonb)
+      ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`);
+  }
+
+  // ── organizations and workspaces ─────────────────────────────────────────────
+  async createOrg(slug: string, name: string): Promise<OrgRecord> {
+    const id = randomUUID();
+    try {
+      await this.rows(sql`INSERT INTO ${t('orgs')} (id, slug, name) VALUES (${id}, ${slug}, ${name})`);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new ApiError('CONFLICT', `organization '${slug}' already exists`);
+      throw error;
+    }
+    return { id, slug, name };
+  }
+
+  async findOrg(slug: string): Promise<OrgRecord | undefined> {
+    const row = await this.one(sql`SELECT id, slug, name FROM ${t('orgs')} WHERE slug = ${slug}`);
+    return row ? { id: String(row.id), slug: String(row.slug), name: String(row.name) } : undefined;
+  }
+
+  async createWorkspace(org: OrgRecord, slug: string, name: string, database: WorkspaceRecord['database']): Promise<WorkspaceRecord> {
+    const id = randomUUID();
+    try {
+      await this.rows(sql`INSERT INTO ${t('workspaces')} (id, org_id, slug, name, database)
+        VALUES (${id}, ${org.id}, ${slug}, ${name}, ${JSON.stringify(database)}::jsonb)`);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new ApiError('CONFLICT', `workspace '${slug}' already exists in '${org.slug}'`);
+      throw error;
+    }
+    return { id, orgId: org.id, orgSlug: org.slug, slug, name, database, introspection: null, schemaHash: null, version: 1 };
+  }
+
+  async deleteWorkspace(id: string): Promise<void> {
+    await this.rows(sql`DELETE FROM ${t('workspaces')} WHERE id = ${id}`);
+  }
+
+  async findWorkspace(orgSlug: string, slug: string): Promise<WorkspaceRecord | undefined> {
+    const row = await this.one(sql`${WORKSPACE_SELECT} WHERE o.slug = ${orgSlug} AND w.slug = ${slug}`);
+    return row ? toWorkspace(row) : undefined;
+  }
+
+  async findWorkspaceById(id: string): Promise<WorkspaceRecord | undefined> {
+    const row = await this.one(sql`${WORKSPACE_SELECT} WHERE w.id = ${id}`);
+    return row ? toWorkspace(row) : undefined;
+  }
+
+  async workspaceVersion(id: string): Promise<number | undefined> {
+    const row = await this.one(sql`SELECT version FROM ${t('workspaces')} WHERE id = ${id}`);
+    return row ? Number(row.version) : undefined;
+  }
+
+  /** Marks the workspace's metadata as changed so every instance reloads it. */
+  async bumpVersion(workspaceId: string): Promise<void> {
+    await this.rows(sql`UPDATE ${t('workspaces')} SET version = version + 1 WHERE id = ${workspaceId}`);
+  }
+
+  async saveIntrospection(workspaceId: string, schema: DatabaseSchema, hash: string): Promise<void> {
+    await this.rows(sql`UPDATE ${t('workspaces')} SET introspection = ${JSON.stringify(schema)}::jsonb,
+      schema_hash = ${hash}, synced_at = now(), version = version + 1 WHERE id = ${workspaceId}`);
+  }
+
+  // ── entities ─────────────────────────────────────────────────────────────────
+  async listEntities(workspaceId: string): Promise<EntityRecord[]> {
+    const rows = await this.rows(sql`SELECT * FROM ${t('entities')} WHERE workspace_id = ${workspaceId} ORDER BY name`);
+    return rows.map(toEntity);
+  }
+
+  async addEntity(workspaceId: string, name: string, table: string): Promise<void> {
+    await this.rows(sql`INSERT INTO ${t('entities')} (workspace_id, name, table_name) VALUES (${workspaceId}, ${name}, ${table})
+      ON CONFLICT (workspace_id, name) DO UPDATE SET table_name = EXCLUDED.table_name`);
+  }
+
+  async removeEntity(workspaceId: string, name: string): Promise<void> {
+    await this.rows(sql`DELETE FROM ${t('entities')} WHERE workspace_id = ${workspaceId} AND name = ${name}`);
+  }
+
+  async saveEntityOptions(workspaceId: string, name: string, options: EntityOptions): Promise<void> {
+    await this.rows(sql`UPDATE ${t('entities')} SET options = ${JSON.stringify(options)}::jsonb
+      WHERE workspace_id = ${workspaceId} AND name = ${name}`);
+    await this.bumpVersion(workspaceId);
+  }
+
+  async saveMigration(workspaceId: string, name: string, flag: MigrationFlag | null): Promise<void> {
+    await this.rows(sql`UPDATE ${t('entities')} SET migration = ${flag ? JSON.stringify(flag) : null}::jsonb
+      WHERE workspace_id = ${workspaceId} AND name = ${name}`);
+    await this.bumpVersion(workspaceId);
+  }
+
+  // ── views and columns ────────────────────────────────────────────────────────
+  async listViews(workspaceId: string): Promise<ViewRecord[]> {
+    const rows = await this.rows(sql`SELECT * FROM ${t('views')} WHERE workspace_id = ${workspaceId} ORDER BY entity, is_default DESC, name`);
+    return rows.map(toView);
+  }
+
+  async findView(uuid: string): Promise<ViewRecord | undefined> {
+    if (!/^[0-9a-f-]{36}$/i.test(uuid)) return undefined;
+    const row = await this.one(sql`SELECT * FROM ${t('views')} WHERE uuid = ${uuid}`);
+    return row ? toView(row) : undefined;
+  }
+
+  async findViewBySlug(slug: string): Promise<ViewRecord | undefined> {
+    const row = await this.one(sql`SELECT * FROM ${t('views')} WHERE slug = ${slug}`);
+    return row ? toView(row) : undefined;
+  }
+
+  async createView(view: Omit<ViewRecord, 'uuid'>): Promise<ViewRecord> {
+    const uuid = randomUUID();
+    try {
+      await this.rows(sql`INSERT INTO ${t('views')} (uuid, workspace_id, slug, name, entity, is_default)
+        VALUES (${uuid}, ${view.workspaceId}, ${view.slug}, ${view.name}, ${view.entity}, ${view.isDefault})`);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new ApiError('CONFLICT', `view slug '${view.slug}' is taken`);
+      throw error;
+    }
+    await this.bumpVersion(view.workspaceId);
+    return { uuid, ...view };
+  }
+
+  async deleteViewsOfEntity(workspaceId: string, entity: string): Promise<void> {
+    await this.rows(sql`DELETE FROM ${t('views')} WHERE workspace_id = ${workspaceId} AND entity = ${entity}`);
+  }
+
+  async listColumns(viewUuid: string): Promise<ColumnRecord[]> {
+    const rows = await this.rows(sql`SELECT * FROM ${t('columns')} WHERE view_uuid = ${viewUuid} ORDER BY position, field_name`);
+    return rows.map(toColumn);
+  }
+
+  async listWorkspaceColumns(workspaceId: string): Promise<ColumnRecord[]> {
+    const rows = await this.rows(sql`SELECT c.* FROM ${t('columns')} c JOIN ${t('views')} v ON v.uuid = c.view_uuid
+      WHERE v.workspace_id = ${workspaceId} ORDER BY c.view_uuid, c.position, c.field_name`);
+    return rows.map(toColumn);
+  }
+
+  async findColumn(uuid: string): Promise<ColumnRecord | undefined> {
+    if (!/^[0-9a-f-]{36}$/i.test(uuid)) return undefined;
+    const row = await this.one(sql`SELECT * FROM ${t('columns')} WHERE uuid = ${uuid}`);
+    return row ? toColumn(row) : undefined;
+  }
+
+  async insertColumn(column: NewColumn): Promise<ColumnRecord> {
+    const uuid = randomUUID();
+    const position =
+      column.position ??
+      Number((await this.one(sql`SELECT COALESCE(MAX(position), -1) + 1 AS next FROM ${t('columns')} WHERE view_uuid = ${column.viewUuid}`))?.next ?? 0);
+    await this.rows(sql`INSERT INTO ${t('columns')} (uuid, view_uuid, kind, field_name, display_name, formula, widget_type, members, position)
+      VALUES (${uuid}, ${column.viewUuid}, ${column.kind}, ${column.fieldName}, ${column.displayName}, ${column.formula},
+              ${column.widgetType}, ${column.members ? JSON.stringify(column.members) : null}::jsonb, ${position})`);
+    return { ...column, uuid, position, broken: null };
+  }
+
+  async updateColumn(uuid: string, changes: Partial<Pick<ColumnRecord, 'displayName' | 'formula' | 'widgetType' | 'fieldName' | 'members' | 'broken' | 'position'>>): Promise<void> {
+    const columnNames: Record<string, string> = {
+      displayName: 'display_name', formula: 'formula', widgetType: 'widget_type', fieldName: 'field_name',
+      members: 'members', broken: 'broken', position: 'position',
+    };
+    const sets = Object.entries(changes).map(([key, value]) =>
+      key === 'members' ? sql`${ident(columnNames[key] ?? key)} = ${value === null ? null : JSON.stringify(value)}::jsonb`
+        : sql`${ident(columnNames[key] ?? key)} = ${value}`);
+    if (sets.length === 0) return;
+    await this.rows(sql`UPDATE ${t('columns')} SET ${join(sets)} WHERE uuid = ${uuid}`);
+  }
+
+  async deleteColumn(uuid: string): Promise<void> {
+    await this.rows(sql`DELETE FROM ${t('columns')} WHERE uuid = ${uuid}`);
+  }
+
+  // ── API keys ─────────────────────────────────────────────────────────────────
+  async insertApiKey(key: ApiKeyRecord): Promise<void> {
+    await this.rows(sql`INSERT INTO ${t('api_keys')} (id, workspace_id, name, secret_hash)
+      VALUES (${key.id}, ${key.workspaceId}, ${key.name}, ${key.secretHash})`);
+  }
+
+  async findApiKey(id: string): Promise<ApiKeyRecord | undefined> {
+    const row = await this.one(sql`SELECT * FROM ${t('api_keys')} WHERE id = ${id}`);
+    if (!row) return undefined;
+    return { id: String(row.id), workspaceId: String(row.workspace_id), name: (row.name as string | null) ?? null, secretHash: String(row.secret_hash) };
+  }
+
+  async listApiKeys(workspaceId: string): Promise<{ id: string; name: string | null; createdAt: string }[]> {
+    const rows = await this.rows(sql`SELECT id, name, created_at FROM ${t('api_keys')} WHERE workspace_id = ${workspaceId} ORDER BY created_at`);
+    return rows.map((row) => ({ id: String(row.id), name: (row.name as string | null) ?? null, createdAt: new Date(row.created_at as string).toISOString() }));
+  }
+}

@@ -1,0 +1,108 @@
+/**
+ * Schema sync: introspect the workspace database, store the result and its hash, report drift,
+ * and reconcile entities, default views and their field columns. Computed columns are kept and
+ * never part of the hash or the drift (spec rule 11).
+ */
+import type { Dialect, Driver } from '../../dialects/dialect.ts';
+import { buildModel, defaultViewSlug, diffSchemas, displayName, schemaHash } from '../schema/index.ts';
+import type { Drift } from '../schema/drift.ts';
+import type { Entity, SchemaModel } from '../schema/model.ts';
+import type { ControlStore } from './store.ts';
+import type { ColumnRecord, ViewRecord, WorkspaceRecord } from './types.ts';
+
+export interface SyncResult {
+  hash: string;
+  drift: Drift;
+  skippedTables: { table: string; reason: string }[];
+}
+
+function isRelationshipField(entity: Entity, fieldName: string): boolean {
+  return [...entity.relationships.values()].some((r) => r.kind === 'manyToOne' && r.field === fieldName);
+}
+
+async function ensureDefaultView(store: ControlStore, workspace: WorkspaceRecord, entity: Entity, views: ViewRecord[]): Promise<ViewRecord> {
+  const existing = views.find((v) => v.entity === entity.name && v.isDefault);
+  if (existing) return existing;
+  return store.createView({
+    workspaceId: workspace.id,
+    slug: defaultViewSlug(workspace.orgSlug, workspace.slug, entity.name),
+    name: displayName(entity.table),
+    entity: entity.name,
+    isDefault: true,
+  });
+}
+
+/** Adds a column for each new field and drops those of removed fields; computed columns stay. */
+async function reconcileFieldColumns(store: ControlStore, view: ViewRecord, entity: Entity): Promise<void> {
+  const columns = await store.listColumns(view.uuid);
+  const physical = columns.filter((c) => c.kind === 'FIELD' || c.kind === 'RELATIONSHIP');
+  for (const column of physical) {
+    if (!entity.fieldsByName.has(column.fieldName)) await store.deleteColumn(column.uuid);
+  }
+  const present = new Set(physical.map((c) => c.fieldName));
+  for (const field of entity.fields) {
+    if (present.has(field.name)) continue;
+    const column: Omit<ColumnRecord, 'uuid' | 'position' | 'broken'> = {
+      viewUuid: view.uuid,
+      kind: isRelationshipField(entity, field.name) ? 'RELATIONSHIP' : 'FIELD',
+      fieldName: field.name,
+      displayName: displayName(field.column),
+      formula: null,
+      widgetType: widgetTypeOf(field.type),
+      members: null,
+    };
+    await store.insertColumn(column);
+  }
+}
+
+export function widgetTypeOf(type: string): string {
+  switch (type) {
+    case 'integer':
+    case 'bigint':
+      return 'INTEGER';
+    case 'decimal':
+    case 'float':
+      return 'DECIMAL';
+    case 'boolean':
+      return 'BOOLEAN';
+    case 'date':
+      return 'DATE';
+    case 'timestamp':
+      return 'DATETIME';
+    default:
+      return 'STRING';
+  }
+}
+
+async function reconcileEntities(store: ControlStore, workspace: WorkspaceRecord, model: SchemaModel): Promise<void> {
+  const known = await store.listEntities(workspace.id);
+  for (const entity of known) {
+    if (!model.entities.has(entity.name)) {
+      await store.removeEntity(workspace.id, entity.name);
+      await store.deleteViewsOfEntity(workspace.id, entity.name);
+    }
+  }
+  const views = await store.listViews(workspace.id);
+  for (const entity of model.entities.values()) {
+    await store.addEntity(workspace.id, entity.name, entity.table);
+    const view = await ensureDefaultView(store, workspace, entity, views);
+    for (const other of views.filter((v) => v.entity === entity.name)) {
+      await reconcileFieldColumns(store, other.uuid === view.uuid ? view : other, entity);
+    }
+    if (!views.some((v) => v.uuid === view.uuid)) await reconcileFieldColumns(store, view, entity);
+  }
+}
+
+export async function syncWorkspace(store: ControlStore, workspace: WorkspaceRecord, dialect: Dialect, driver: Driver): Promise<SyncResult> {
+  const config = workspace.database;
+  const schema = await dialect.introspect(driver, config);
+  const hash = schemaHash(schema);
+  const drift = diffSchemas(workspace.introspection, schema);
+  const model = buildModel(schema);
+  await store.transaction(async (tx) => {
+    await tx.saveIntrospection(workspace.id, schema, hash);
+    await reconcileEntities(tx, workspace, model);
+    await tx.bumpVersion(workspace.id);
+  });
+  return { hash, drift, skippedTables: [...model.skipped] };
+}

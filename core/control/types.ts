@@ -1,0 +1,99 @@
+/** Records of the control store (DESIGN §2, §10, §12). */
+import type { DatabaseSchema } from '../schema/introspection.ts';
+
+export interface OrgRecord {
+  id: string;
+  slug: string;
+  name: string;
+}
+
+export interface WorkspaceRecord {
+  id: string;
+  orgId: string;
+  orgSlug: string;
+  slug: string;
+  name: string;
+  database: { vendor: string; url?: string; schema?: string; poolSize?: number };
+  introspection: DatabaseSchema | null;
+  schemaHash: string | null;
+  /** Bumped on every metadata change; instances reload when it moves. */
+  version: number;
+}
+
+export type CountMode = 'exact' | 'estimated' | 'none';
+
+export interface EntityOptions {
+  defaultExpand: string[] | null;
+  expandable: string[] | null;
+  maxExpandDepth: number;
+  defaultFields: string[] | null;
+  countMode: CountMode | null;
+  constraints: { name: string; formula: string; message?: string }[] | null;
+  validators: Record<string, FieldValidator> | null;
+}
+
+export interface FieldValidator {
+  email?: boolean;
+  pattern?: string;
+  min?: number;
+  max?: number;
+  minLength?: number;
+  maxLength?: number;
+  enum?: (string | number)[];
+}
+
+export interface MigrationFlag {
+  blocksReads: boolean;
+  blocksWrites: boolean;
+  retryAfterSeconds: number;
+}
+
+export interface EntityRecord {
+  workspaceId: string;
+  name: string;
+  table: string;
+  options: EntityOptions;
+  migration: MigrationFlag | null;
+}
+
+export interface ViewRecord {
+  uuid: string;
+  workspaceId: string;
+  slug: string;
+  name: string;
+  entity: string;
+  isDefault: boolean;
+}
+
+export type ColumnKind = 'FIELD' | 'RELATIONSHIP' | 'COMPUTED' | 'GROUP';
+
+export interface ColumnRecord {
+  uuid: string;
+  viewUuid: string;
+  kind: ColumnKind;
+  fieldName: string;
+  displayName: string;
+  formula: string | null;
+  widgetType: string;
+  members: string[] | null;
+  position: number;
+  /** Why a computed column no longer compiles (e.g. a column it used was removed). */
+  broken: string | null;
+}
+
+export interface ApiKeyRecord {
+  id: string;
+  workspaceId: string;
+  name: string | null;
+  secretHash: string;
+}
+
+export const DEFAULT_ENTITY_OPTIONS: EntityOptions = {
+  defaultExpand: null,
+  expandable: null,
+  maxExpandDepth: 3,
+  defaultFields: null,
+  countMode: null,
+  constraints: null,
+  validators: null,
+};

@@ -1,0 +1,156 @@
+/** ReadPlan → SQL through the dialect: one statement for the page (joins included) and one for the count. */
+import { ident, join, raw, sql, type Sql } from '../sql.ts';
+import type { DatabaseConfig, Dialect } from '../../dialects/dialect.ts';
+import type { Entity } from '../schema/model.ts';
+import { ROOT_ALIAS } from './joins.ts';
+import type { JoinNode, OutputNode, Predicate, ReadPlan, Target } from './plan.ts';
+import { targetType } from './filter-values.ts';
+import { assembler, type Column, type RecordAssembler } from './assemble.ts';
+
+export interface CompiledRead {
+  readonly page: Sql;
+  readonly count: Sql;
+  /** SELECT over the filtered rows without paging, for planner estimates. */
+  readonly estimate: Sql;
+  readonly assemble: RecordAssembler;
+}
+
+export interface CompileContext {
+  readonly dialect: Dialect;
+  readonly config: DatabaseConfig;
+  readonly root: Entity;
+  readonly joins: ReadonlyMap<string, JoinNode>;
+}
+
+function aliasOf(ctx: CompileContext, hops: readonly string[]): string {
+  if (hops.length === 0) return ROOT_ALIAS;
+  const node = ctx.joins.get(hops.join('.'));
+  if (!node) throw new Error(`join for '${hops.join('.')}' was not planned`);
+  return node.alias;
+}
+
+function entityAt(ctx: CompileContext, hops: readonly string[]): Entity {
+  if (hops.length === 0) return ctx.root;
+  const node = ctx.joins.get(hops.join('.'));
+  if (!node) throw new Error(`join for '${hops.join('.')}' was not planned`);
+  return node.entity;
+}
+
+/** Qualified column for a formula's field path (API names) relative to the node at `base`. */
+function columnRefAt(ctx: CompileContext, base: readonly string[]) {
+  return (path: readonly string[]): Sql => {
+    const hops = [...base, ...path.slice(0, -1)];
+    const name = path[path.length - 1] ?? '';
+    const field = entityAt(ctx, hops).fieldsByName.get(name);
+    if (!field) throw new Error(`formula field '${path.join('.')}' is not in the model`);
+    return ident(aliasOf(ctx, hops), field.column);
+  };
+}
+
+export function targetExpr(ctx: CompileContext, target: Target): Sql {
+  if (target.kind === 'field') return ident(aliasOf(ctx, target.hops), target.field.column);
+  if (target.computed.broken) return raw('NULL');
+  return sql`(${target.computed.emit(columnRefAt(ctx, target.hops), ctx.dialect)})`;
+}
+
+function bind(ctx: CompileContext, target: Target, value: unknown): Sql {
+  return sql`${ctx.dialect.encodeValue(targetType(target), value)}`;
+}
+
+const COMPARISONS: Record<string, string> = { eq: '=', neq: '<>', gt: '>', gte: '>=', lt: '<', lte: '<=' };
+
+export function predicateSql(ctx: CompileContext, predicate: Predicate): Sql {
+  const expr = targetExpr(ctx, predicate.target);
+  const { op, value } = predicate;
+  const comparison = COMPARISONS[op];
+  if (comparison) return sql`${expr} ${raw(comparison)} ${bind(ctx, predicate.target, value)}`;
+  switch (op) {
+    case 'isNull':
+      return value ? sql`${expr} IS NULL` : sql`${expr} IS NOT NULL`;
+    case 'in':
+    case 'nin': {
+      const items = join((value as unknown[]).map((v) => bind(ctx, predicate.target, v)));
+      return op === 'in' ? sql`${expr} IN (${items})` : sql`${expr} NOT IN (${items})`;
+    }
+    case 'ilike':
+      return ctx.dialect.like(expr, sql`${value}`, true);
+    default:
+      return ctx.dialect.like(expr, sql`${value}`, false);
+  }
+}
+
+function conjunction(ctx: CompileContext, predicates: readonly Predicate[]): Sql {
+  return join(predicates.map((p) => sql`(${predicateSql(ctx, p)})`), ' AND ');
+}
+
+function joinSql(ctx: CompileContext, node: JoinNode): Sql {
+  const table = ctx.dialect.tableRef(node.entity.table, ctx.config);
+  const on = sql`${ident(node.alias, node.targetField.column)} = ${ident(node.parentAlias, node.parentField.column)}`;
+  const extra = node.conditions.length > 0 ? sql` AND ${conjunction(ctx, node.conditions)}` : raw('');
+  return sql` LEFT JOIN ${table} ${ident(node.alias)} ON ${on}${extra}`;
+}
+
+function usedHops(predicates: readonly Predicate[]): Set<string> {
+  const used = new Set<string>();
+  for (const p of predicates) {
+    const hops = p.target.hops;
+    for (let i = 1; i <= hops.length; i++) used.add(hops.slice(0, i).join('.'));
+    if (p.target.kind === 'computed') {
+      for (const ref of p.target.computed.refs) {
+        const all = [...hops, ...ref.slice(0, -1)];
+        for (let i = 1; i <= all.length; i++) used.add(all.slice(0, i).join('.'));
+      }
+    }
+  }
+  return used;
+}
+
+function fromSql(ctx: CompileContext, plan: ReadPlan, only?: Set<string>): Sql {
+  const root = sql`${ctx.dialect.tableRef(plan.root.entity.table, ctx.config)} ${ident(ROOT_ALIAS)}`;
+  const joins = [...ctx.joins.entries()].filter(([key]) => !only || only.has(key)).map(([, node]) => joinSql(ctx, node));
+  return sql`${root}${join(joins, '')}`;
+}
+
+function whereSql(ctx: CompileContext, plan: ReadPlan): Sql {
+  return plan.where.length > 0 ? sql` WHERE ${conjunction(ctx, plan.where)}` : raw('');
+}
+
+interface SelectList {
+  readonly exprs: Sql[];
+  readonly columns: Column[];
+}
+
+function addSelect(list: SelectList, expr: Sql, column: Omit<Column, 'alias'>): void {
+  const alias = `c${list.columns.length}`;
+  list.columns.push({ ...column, alias });
+  list.exprs.push(sql`${expr} AS ${ident(alias)}`);
+}
+
+function selectList(ctx: CompileContext, node: OutputNode, path: readonly string[], list: SelectList): void {
+  const idField = node.view.entity.idField;
+  // An expanded node's key tells a missing (or hidden) related row from one whose fields are null.
+  if (path.length > 0) addSelect(list, ident(node.alias, idField.column), { path, key: null, type: idField.type });
+  for (const field of node.fields) addSelect(list, ident(node.alias, field.column), { path, key: field.name, type: field.type });
+  for (const computed of node.computed) {
+    const target: Target = { kind: 'computed', hops: path, computed };
+    addSelect(list, targetExpr(ctx, target), { path, key: computed.fieldName, type: targetType(target) });
+  }
+  for (const [name, child] of node.children) selectList(ctx, child, [...path, name], list);
+}
+
+export function compileRead(plan: ReadPlan, dialect: Dialect, config: DatabaseConfig): CompiledRead {
+  const ctx: CompileContext = { dialect, config, root: plan.root.entity, joins: plan.joins };
+  const list: SelectList = { exprs: [], columns: [] };
+  selectList(ctx, plan.output, [], list);
+  const from = fromSql(ctx, plan);
+  const where = whereSql(ctx, plan);
+  const order = join(plan.order.map((term) => dialect.orderTerm(targetExpr(ctx, term.target), term.direction)));
+  const page = sql`SELECT ${join(list.exprs)} FROM ${from}${where} ORDER BY ${order}${dialect.paginate(plan.size, plan.page * plan.size)}`;
+  const filteredFrom = fromSql(ctx, plan, usedHops(plan.where));
+  return {
+    page,
+    count: sql`SELECT COUNT(*) AS ${ident('total')} FROM ${filteredFrom}${where}`,
+    estimate: sql`SELECT 1 FROM ${filteredFrom}${where}`,
+    assemble: assembler(plan.output, list.columns),
+  };
+}

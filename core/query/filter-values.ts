@@ -1,0 +1,53 @@
+/** Filter values arrive as text; they are coerced to the target's type before binding (DESIGN §6). */
+import { badRequest } from '../errors.ts';
+import type { ColumnType } from '../schema/introspection.ts';
+import type { FilterOperator } from './request.ts';
+import type { Target, ValueType } from './plan.ts';
+import { parseScalar } from '../write/coerce.ts';
+
+const TEXT_OPERATORS: ReadonlySet<FilterOperator> = new Set(['like', 'ilike', 'contains', 'startsWith', 'endsWith']);
+
+/** Escapes LIKE wildcards so `contains` and friends match the value literally (escape char `\`). */
+export function escapeLike(value: string): string {
+  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+const COLUMN_TYPE_OF_VALUE: Record<ValueType, ColumnType> = {
+  text: 'text',
+  number: 'float',
+  boolean: 'boolean',
+  date: 'date',
+  timestamp: 'timestamp',
+  null: 'text',
+};
+
+export function targetType(target: Target): ColumnType {
+  return target.kind === 'field' ? target.field.type : COLUMN_TYPE_OF_VALUE[target.computed.valueType];
+}
+
+export function targetName(target: Target): string {
+  return [...target.hops, target.kind === 'field' ? target.field.name : target.computed.fieldName].join('.');
+}
+
+function coerce(target: Target, text: string): unknown {
+  const type = targetType(target);
+  if (type === 'json' || type === 'binary') throw badRequest(`filter: '${targetName(target)}' cannot be compared`);
+  const result = parseScalar(type, text, { fromText: true });
+  if (!result.ok) throw badRequest(`filter: '${text}' is not a valid value for '${targetName(target)}' (${result.message})`);
+  return result.value;
+}
+
+export function coerceFilterValue(target: Target, op: FilterOperator, text: string): unknown {
+  if (op === 'isNull') {
+    if (text !== 'true' && text !== 'false') throw badRequest(`filter: isNull takes true or false, got '${text}'`);
+    return text === 'true';
+  }
+  if (TEXT_OPERATORS.has(op)) {
+    if (op === 'contains') return `%${escapeLike(text)}%`;
+    if (op === 'startsWith') return `${escapeLike(text)}%`;
+    if (op === 'endsWith') return `%${escapeLike(text)}`;
+    return text;
+  }
+  if (op === 'in' || op === 'nin') return text.split(',').map((item) => coerce(target, item));
+  return coerce(target, text);
+}

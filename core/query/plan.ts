@@ -1,0 +1,93 @@
+/** The validated read plan: what to select, join, filter and sort. Pure data, no SQL text. */
+import type { Sql } from '../sql.ts';
+import type { Dialect } from '../../dialects/dialect.ts';
+import type { EntityOptions, MigrationFlag } from '../control/types.ts';
+import type { Entity, Field, SchemaModel } from '../schema/model.ts';
+import type { CountMode } from '../control/types.ts';
+import type { FilterOperator, SortDirection } from './request.ts';
+
+export type ValueType = 'text' | 'number' | 'boolean' | 'date' | 'timestamp' | 'null';
+
+/** A computed column as the planner sees it: compiled elsewhere (core/formula), emitted here. */
+export interface ComputedField {
+  readonly fieldName: string;
+  readonly valueType: ValueType;
+  /** Field paths the formula reads, relative to its entity (['amount'], ['customer', 'name']). */
+  readonly refs: readonly (readonly string[])[];
+  /** Emits the expression; `columnRef` turns a ref path into a qualified column. */
+  readonly emit: (columnRef: (path: readonly string[]) => Sql, dialect: Dialect) => Sql;
+  /** Set when the formula no longer compiles against the schema; the column reads as null. */
+  readonly broken: string | null;
+}
+
+/** An entity as read through one of its views. */
+export interface ViewShape {
+  readonly entity: Entity;
+  readonly computed: readonly ComputedField[];
+  readonly options: EntityOptions;
+  readonly migration: MigrationFlag | null;
+}
+
+/** Row predicates that a policy plugin (RLS) adds to every node reading an entity. */
+export interface ReadPolicy {
+  rowPredicates(entity: Entity): readonly Predicate[];
+}
+
+export interface ReadScope {
+  readonly model: SchemaModel;
+  /** The view being read (the entity's default view for record endpoints). */
+  readonly root: ViewShape;
+  /** The default view of any entity (used for expansions). */
+  defaultView(entityName: string): ViewShape;
+  readonly policy: ReadPolicy;
+}
+
+/** A value reachable from a node: a field or computed column, possibly through many-to-one hops. */
+export type Target =
+  | { readonly kind: 'field'; readonly hops: readonly string[]; readonly field: Field }
+  | { readonly kind: 'computed'; readonly hops: readonly string[]; readonly computed: ComputedField };
+
+export interface Predicate {
+  readonly target: Target;
+  readonly op: FilterOperator;
+  /** Coerced value: a scalar, an array for in/nin, a boolean for isNull, a LIKE pattern for text operators. */
+  readonly value: unknown;
+}
+
+export interface JoinNode {
+  readonly alias: string;
+  /** Relationship names from the root. */
+  readonly path: readonly string[];
+  readonly parentAlias: string;
+  readonly entity: Entity;
+  /** The foreign key field on the parent and the referenced field on this entity. */
+  readonly parentField: Field;
+  readonly targetField: Field;
+  /** Policy predicates on this entity, placed in the ON clause so hidden rows read as null. */
+  readonly conditions: readonly Predicate[];
+}
+
+export interface OutputNode {
+  readonly alias: string;
+  readonly view: ViewShape;
+  readonly fields: readonly Field[];
+  readonly computed: readonly ComputedField[];
+  readonly children: ReadonlyMap<string, OutputNode>;
+}
+
+export interface OrderTerm {
+  readonly target: Target;
+  readonly direction: SortDirection;
+}
+
+export interface ReadPlan {
+  readonly root: ViewShape;
+  /** Every join, parents before children, keyed by the dotted path. */
+  readonly joins: ReadonlyMap<string, JoinNode>;
+  readonly output: OutputNode;
+  readonly where: readonly Predicate[];
+  readonly order: readonly OrderTerm[];
+  readonly page: number;
+  readonly size: number;
+  readonly countMode: CountMode;
+}

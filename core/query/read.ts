@@ -1,0 +1,96 @@
+/** Executes reads: the page and the count run concurrently, one statement each (DESIGN §6). */
+import { render, type Sql } from '../sql.ts';
+import type { Dialect, Executor } from '../../dialects/dialect.ts';
+import type { WorkspaceRuntime } from '../control/runtime.ts';
+import type { CountMode } from '../control/types.ts';
+import { notFound } from '../errors.ts';
+import type { Entity } from '../schema/model.ts';
+import { translateDbError } from '../write/db-errors.ts';
+import type { JsonRecord } from './assemble.ts';
+import { compileRead, type CompiledRead } from './compile-read.ts';
+import type { ReadPolicy, ReadScope } from './plan.ts';
+import { idPredicate, planRead } from './plan-read.ts';
+import type { ReadRequest } from './request.ts';
+import { parseScalar } from '../write/coerce.ts';
+
+export interface ListMeta {
+  page: number;
+  size: number;
+  totalElements: number | null;
+  totalPages: number | null;
+  countMode: CountMode;
+}
+
+export interface ReadOptions {
+  /** Row count above which `count=estimated` trusts the planner (DESIGN §6). */
+  readonly estimateThreshold: number;
+}
+
+export const NO_POLICY: ReadPolicy = { rowPredicates: () => [] };
+
+export function readScope(runtime: WorkspaceRuntime, entityName: string, policy: ReadPolicy, viewUuid?: string): ReadScope {
+  return {
+    model: runtime.model,
+    root: runtime.shape(entityName, viewUuid),
+    defaultView: (name) => runtime.shape(name),
+    policy,
+  };
+}
+
+async function run(db: Executor, dialect: Dialect, fragment: Sql): Promise<Record<string, unknown>[]> {
+  return (await db.query(render(fragment, dialect))).rows;
+}
+
+async function countRows(runtime: WorkspaceRuntime, compiled: CompiledRead, mode: CountMode, options: ReadOptions): Promise<{ total: number | null; mode: CountMode }> {
+  const { driver, dialect } = runtime;
+  if (mode === 'none') return { total: null, mode };
+  if (mode === 'estimated') {
+    const estimate = await dialect.estimateRows(driver, render(compiled.estimate, dialect));
+    if (estimate !== null && estimate > options.estimateThreshold) return { total: Math.round(estimate), mode: 'estimated' };
+  }
+  const rows = await run(driver, dialect, compiled.count);
+  return { total: Number(rows[0]?.total ?? 0), mode: 'exact' };
+}
+
+export async function listRecords(runtime: WorkspaceRuntime, scope: ReadScope, request: ReadRequest, options: ReadOptions): Promise<{ data: JsonRecord[]; meta: ListMeta }> {
+  const plan = planRead(scope, request);
+  const compiled = compileRead(plan, runtime.dialect, runtime.config);
+  try {
+    const [rows, count] = await Promise.all([
+      run(runtime.driver, runtime.dialect, compiled.page),
+      countRows(runtime, compiled, plan.countMode, options),
+    ]);
+    const totalPages = count.total === null ? null : Math.ceil(count.total / plan.size);
+    return {
+      data: compiled.assemble(rows),
+      meta: { page: plan.page, size: plan.size, totalElements: count.total, totalPages, countMode: count.mode },
+    };
+  } catch (error) {
+    throw translateDbError(runtime.dialect, scope.root.entity, error);
+  }
+}
+
+/** Parses a path id; an id that cannot exist for the key's type is simply not found (DESIGN §12). */
+export function parseId(entity: Entity, text: string): unknown {
+  const parsed = parseScalar(entity.idField.type, text, { fromText: true });
+  if (!parsed.ok) throw notFound(`${entity.name} '${text}' does not exist`);
+  return parsed.value;
+}
+
+export async function readRecord(runtime: WorkspaceRuntime, scope: ReadScope, request: ReadRequest, id: unknown, db: Executor = runtime.driver): Promise<JsonRecord | undefined> {
+  const entity = scope.root.entity;
+  const plan = planRead(scope, { ...request, page: 0, size: 1, sort: [], count: 'none' }, { where: [idPredicate(entity.idField, id)] });
+  const compiled = compileRead(plan, runtime.dialect, runtime.config);
+  try {
+    return compiled.assemble(await run(db, runtime.dialect, compiled.page))[0];
+  } catch (error) {
+    throw translateDbError(runtime.dialect, entity, error);
+  }
+}
+
+export async function getRecord(runtime: WorkspaceRuntime, scope: ReadScope, request: ReadRequest, idText: string): Promise<JsonRecord> {
+  const entity = scope.root.entity;
+  const record = await readRecord(runtime, scope, request, parseId(entity, idText));
+  if (!record) throw notFound(`${entity.name} '${idText}' does not exist`);
+  return record;
+}

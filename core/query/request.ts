@@ -1,0 +1,36 @@
+/** A read request as parsed from HTTP, not yet checked against the schema. */
+import type { CountMode } from '../control/types.ts';
+
+export const FILTER_OPERATORS = [
+  'eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'like', 'ilike', 'contains', 'startsWith', 'endsWith', 'in', 'nin', 'isNull',
+] as const;
+
+export type FilterOperator = (typeof FILTER_OPERATORS)[number];
+
+export type SortDirection = 'asc' | 'desc';
+
+export interface SortRequest {
+  readonly path: readonly string[];
+  readonly direction: SortDirection;
+}
+
+export interface FilterRequest {
+  readonly path: readonly string[];
+  readonly op: FilterOperator;
+  readonly value: string;
+}
+
+export interface ReadRequest {
+  readonly page: number;
+  readonly size: number;
+  readonly sort: readonly SortRequest[];
+  /** Relationship paths; null when the parameter is absent (the entity's default applies). */
+  readonly expand: readonly (readonly string[])[] | null;
+  /** Field paths; null when the parameter is absent (the entity's default applies). */
+  readonly fields: readonly (readonly string[])[] | null;
+  readonly filters: readonly FilterRequest[];
+  readonly count: CountMode | null;
+}
+
+export const DEFAULT_PAGE_SIZE = 20;
+export const MAX_PAGE_SIZE = 1000;

@@ -1,0 +1,76 @@
+/**
+ * Wire values (DESIGN §4): the same row reads back as the same JSON on every vendor.
+ * Drivers hand over what they parsed; this is the one place that turns it into JSON.
+ */
+import type { ColumnType } from './introspection.ts';
+
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
+function toBigintWire(raw: unknown): number | string {
+  const text = typeof raw === 'bigint' ? raw.toString() : String(raw);
+  const big = BigInt(text);
+  return big <= MAX_SAFE && big >= -MAX_SAFE ? Number(big) : big.toString();
+}
+
+function toNumber(raw: unknown): number | string {
+  const n = typeof raw === 'number' ? raw : Number(raw);
+  // NaN and ±Infinity have no JSON number: keep the database's text.
+  return Number.isFinite(n) ? n : String(raw);
+}
+
+function toBoolean(raw: unknown): boolean {
+  if (typeof raw === 'boolean') return raw;
+  if (Buffer.isBuffer(raw)) return raw.some((b) => b !== 0);
+  if (typeof raw === 'string') return raw === '1' || raw === 't' || raw === 'true';
+  return Number(raw) !== 0;
+}
+
+function pad(n: number, width = 2): string {
+  return String(n).padStart(width, '0');
+}
+
+function toDate(raw: unknown): string {
+  if (raw instanceof Date) return `${raw.getUTCFullYear()}-${pad(raw.getUTCMonth() + 1)}-${pad(raw.getUTCDate())}`;
+  return String(raw).slice(0, 10);
+}
+
+function toTimestamp(raw: unknown): string {
+  if (raw instanceof Date) return raw.toISOString();
+  const text = String(raw).replace(' ', 'T');
+  const zoned = /(Z|[+-]\d\d(:?\d\d)?)$/.test(text) ? text : `${text}Z`;
+  const date = new Date(zoned);
+  return Number.isNaN(date.getTime()) ? String(raw) : date.toISOString();
+}
+
+function toJson(raw: unknown): unknown {
+  if (typeof raw !== 'string') return raw;
+  try {
+    return JSON.parse(raw) as unknown;
+  } catch {
+    return raw;
+  }
+}
+
+export function toWireValue(type: ColumnType, raw: unknown): unknown {
+  if (raw === null || raw === undefined) return null;
+  switch (type) {
+    case 'integer':
+    case 'decimal':
+    case 'float':
+      return toNumber(raw);
+    case 'bigint':
+      return toBigintWire(raw);
+    case 'boolean':
+      return toBoolean(raw);
+    case 'date':
+      return toDate(raw);
+    case 'timestamp':
+      return toTimestamp(raw);
+    case 'json':
+      return toJson(raw);
+    case 'binary':
+      return Buffer.isBuffer(raw) ? raw.toString('base64') : String(raw);
+    default:
+      return raw instanceof Date ? raw.toISOString() : typeof raw === 'string' ? raw : String(raw);
+  }
+}

@@ -1,0 +1,48 @@
+import type { DbError, DbErrorKind } from '../dialect.ts';
+
+/** SQLSTATE classes, PostgreSQL manual Appendix A. */
+const KIND_BY_SQLSTATE: Record<string, DbErrorKind> = {
+  '23505': 'unique_violation',
+  '23503': 'foreign_key_violation',
+  '23502': 'not_null_violation',
+  '23514': 'check_violation',
+  '22001': 'invalid_value', // string_data_right_truncation
+  '22003': 'invalid_value', // numeric_value_out_of_range
+  '22007': 'invalid_value', // invalid_datetime_format
+  '22008': 'invalid_value', // datetime_field_overflow
+  '22P02': 'invalid_value', // invalid_text_representation
+  '22012': 'division_by_zero',
+  '42703': 'undefined_column',
+  '42883': 'undefined_function',
+  '40P01': 'deadlock',
+  '40001': 'deadlock', // serialization_failure: retryable like a deadlock
+  '57P01': 'connection_lost', // admin_shutdown
+  '57P02': 'connection_lost',
+  '57P03': 'connection_lost',
+};
+
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND']);
+
+interface PgLikeError {
+  code?: unknown;
+  constraint?: unknown;
+  column?: unknown;
+  message?: unknown;
+}
+
+export function mapPostgresError(error: unknown): DbError | null {
+  if (typeof error !== 'object' || error === null) return null;
+  const e = error as PgLikeError;
+  const code = typeof e.code === 'string' ? e.code : '';
+  let kind: DbErrorKind | undefined = KIND_BY_SQLSTATE[code];
+  if (!kind && (code.startsWith('08') || NETWORK_CODES.has(code))) kind = 'connection_lost';
+  if (!kind && typeof e.message === 'string' && /Connection terminated|connection.*closed/i.test(e.message)) {
+    kind = 'connection_lost';
+  }
+  if (!kind) return null;
+  return {
+    kind,
+    ...(typeof e.constraint === 'string' ? { constraint: e.constraint } : {}),
+    ...(typeof e.column === 'string' ? { column: e.column } : {}),
+  };
+}

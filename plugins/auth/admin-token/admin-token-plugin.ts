@@ -1,0 +1,13 @@
+/** The instance admin token: may call every admin route and acts as owner everywhere (DESIGN §12). */
+import type { AuthPlugin, AuthRequest, Principal } from '../auth-plugin.ts';
+import { sameHash } from '../secrets.ts';
+
+export function adminTokenPlugin(adminTokenHash: string): AuthPlugin {
+  return {
+    name: 'admin-token',
+    async authenticate(request: AuthRequest): Promise<Principal | null> {
+      if (!request.token.startsWith('wda_')) return null;
+      return sameHash(request.token, adminTokenHash) ? { kind: 'admin', subject: 'admin' } : null;
+    },
+  };
+}

@@ -1,0 +1,41 @@
+/** API keys `wdk_<id>_<secret>` (DESIGN §10): workspace-owner credentials, stored hashed. */
+import { randomBytes } from 'node:crypto';
+import type { ControlStore } from '../../../core/control/store.ts';
+import { ApiError } from '../../../core/errors.ts';
+import type { AuthPlugin, AuthRequest, Principal } from '../auth-plugin.ts';
+import { hashSecret, randomToken, sameHash } from '../secrets.ts';
+
+const KEY_FORMAT = /^wdk_([0-9a-f]{16})_([A-Za-z0-9_-]{20,})$/;
+
+export function parseApiKey(key: string): { id: string; secret: string } | null {
+  const match = KEY_FORMAT.exec(key);
+  return match ? { id: match[1] ?? '', secret: key } : null;
+}
+
+export async function issueApiKey(store: ControlStore, workspaceId: string, name: string | null): Promise<{ id: string; name: string | null; key: string }> {
+  const id = randomBytes(8).toString('hex');
+  const key = `wdk_${id}_${randomToken(24)}`;
+  await store.insertApiKey({ id, workspaceId, name, secretHash: hashSecret(key) });
+  return { id, name, key };
+}
+
+/** Checks a full key (`client_secret`) against its id; used by the token endpoint too. */
+export async function verifyApiKey(store: ControlStore, key: string): Promise<{ id: string; workspaceId: string } | null> {
+  const parsed = parseApiKey(key);
+  if (!parsed) return null;
+  const record = await store.findApiKey(parsed.id);
+  if (!record || !sameHash(parsed.secret, record.secretHash)) return null;
+  return { id: record.id, workspaceId: record.workspaceId };
+}
+
+export function apiKeyPlugin(store: ControlStore): AuthPlugin {
+  return {
+    name: 'api-key',
+    async authenticate(request: AuthRequest): Promise<Principal | null> {
+      if (!request.token.startsWith('wdk_')) return null;
+      const verified = await verifyApiKey(store, request.token);
+      if (!verified) throw new ApiError('UNAUTHORIZED', 'invalid API key');
+      return { kind: 'owner', workspaceId: verified.workspaceId, subject: verified.id };
+    },
+  };
+}

@@ -1,0 +1,33 @@
+/**
+ * The authentication plugin interface. Plugins are registered once at start-up, in order;
+ * the first that recognises a bearer token decides. Routes never look at tokens themselves.
+ */
+
+/** Who is calling. Owners and the instance admin bypass row-level security; external users do not. */
+export type Principal =
+  | { readonly kind: 'admin'; readonly subject: 'admin' }
+  | { readonly kind: 'owner'; readonly workspaceId: string; readonly subject: string }
+  | {
+      readonly kind: 'external';
+      readonly workspaceId: string;
+      readonly subject: string;
+      readonly claims: Readonly<Record<string, unknown>>;
+      readonly permissions: 'READ_ONLY' | 'READ_WRITE';
+    };
+
+export interface AuthRequest {
+  /** The bearer token, without the scheme. */
+  readonly token: string;
+  /** The workspace the request addresses, when its path names one. */
+  readonly workspaceId?: string;
+}
+
+export interface AuthPlugin {
+  /** Name for logs and errors. */
+  readonly name: string;
+  /**
+   * Returns the principal when the token is this plugin's kind and valid, null when the token
+   * is not this plugin's kind; throws UNAUTHORIZED when it is this plugin's kind but invalid.
+   */
+  authenticate(request: AuthRequest): Promise<Principal | null>;
+}

@@ -1,0 +1,38 @@
+/** Who may do what (spec "Authentication", DESIGN §10). Routes call these; they never inspect tokens. */
+import { ApiError } from '../../core/errors.ts';
+import type { AuthPlugin, Principal } from './auth-plugin.ts';
+
+export const READ_ONLY_MESSAGE = 'external users have READ_ONLY permissions; modifications are not allowed';
+
+export function bearerToken(header: string | undefined): string {
+  const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
+  if (!match?.[1]) throw new ApiError('UNAUTHORIZED', 'missing bearer token: send Authorization: Bearer <token>');
+  return match[1];
+}
+
+export async function authenticate(plugins: readonly AuthPlugin[], header: string | undefined, workspaceId?: string): Promise<Principal> {
+  const token = bearerToken(header);
+  for (const plugin of plugins) {
+    const principal = await plugin.authenticate({ token, ...(workspaceId ? { workspaceId } : {}) });
+    if (principal) return principal;
+  }
+  throw new ApiError('UNAUTHORIZED', 'invalid or unknown credential');
+}
+
+/** Data access to a workspace: its owners, the instance admin, and its external users. */
+export function authorizeData(principal: Principal, workspaceId: string, write: boolean): void {
+  if (principal.kind === 'admin') return;
+  if (principal.workspaceId !== workspaceId) throw new ApiError('FORBIDDEN', 'this credential belongs to another workspace');
+  if (write && principal.kind === 'external' && principal.permissions === 'READ_ONLY') throw new ApiError('FORBIDDEN', READ_ONLY_MESSAGE);
+}
+
+/** Admin routes inside a workspace: owners and the instance admin; external users never. */
+export function authorizeOwner(principal: Principal, workspaceId: string): void {
+  if (principal.kind === 'admin') return;
+  if (principal.kind === 'external') throw new ApiError('FORBIDDEN', 'external users cannot use admin routes');
+  if (principal.workspaceId !== workspaceId) throw new ApiError('FORBIDDEN', 'this credential belongs to another workspace');
+}
+
+export function authorizeInstanceAdmin(principal: Principal): void {
+  if (principal.kind !== 'admin') throw new ApiError('FORBIDDEN', 'this route needs the instance admin token');
+}

@@ -1,0 +1,22 @@
+/** createApp: the Koa application with its middleware and routes, no listening. */
+import Koa from 'koa';
+import { errorMiddleware } from './middleware/errors.ts';
+import { requestLog } from './middleware/request-log.ts';
+import { adminRoutes } from './routes/admin.ts';
+import { healthRoutes } from './routes/health.ts';
+import { recordRoutes } from './routes/records.ts';
+import { viewRoutes } from './routes/views.ts';
+import type { Services } from './services.ts';
+
+export function createApp(services: Services): Koa {
+  const app = new Koa();
+  app.proxy = process.env.TRUST_PROXY === 'true';
+  app.silent = true;
+  app.use(requestLog(services.logger));
+  app.use(errorMiddleware());
+  for (const router of [healthRoutes(services), adminRoutes(services), viewRoutes(services), recordRoutes(services)]) {
+    app.use(router.routes());
+    app.use(router.allowedMethods());
+  }
+  return app;
+}

@@ -1,0 +1,55 @@
+/**
+ * Errors are thrown where they happen and rendered here, once. Only ApiError messages reach
+ * clients; anything else is a 500 with the request id, and its details go to the log.
+ */
+import type { Context, Next } from 'koa';
+import { ApiError, type ErrorCode } from '../../core/errors.ts';
+import { STATUS_BY_CODE } from '../status.ts';
+
+interface HttpLikeError {
+  status?: number;
+  statusCode?: number;
+  type?: string;
+  expose?: boolean;
+}
+
+/** Errors raised by Koa middleware (body parsing) carry a status; translate the ones clients cause. */
+function fromHttpError(error: unknown): ApiError | null {
+  if (typeof error !== 'object' || error === null) return null;
+  const e = error as HttpLikeError;
+  const status = e.status ?? e.statusCode;
+  if (status === 413 || e.type === 'entity.too.large') return new ApiError('PAYLOAD_TOO_LARGE', 'the request body is too large');
+  if (status === 415) return new ApiError('UNSUPPORTED_MEDIA_TYPE', 'the request body must be application/json');
+  if (status === 400 || e.type === 'entity.parse.failed') return new ApiError('BAD_REQUEST', 'the request body is not valid JSON');
+  return null;
+}
+
+export function renderError(ctx: Context, error: ApiError): void {
+  ctx.status = STATUS_BY_CODE[error.code];
+  const body: Record<string, unknown> = { code: error.code, message: error.message };
+  if (error.details !== undefined) body.details = error.details;
+  ctx.body = { error: body, ...(error.extra ?? {}) };
+  if (error.code === 'SCHEMA_MIGRATION_IN_PROGRESS') ctx.set('Retry-After', String(error.extra?.retryAfterSeconds ?? 30));
+  if (error.code === 'UNAUTHORIZED') ctx.set('WWW-Authenticate', 'Bearer');
+}
+
+export function errorMiddleware() {
+  return async (ctx: Context, next: Next): Promise<void> => {
+    try {
+      await next();
+      if (ctx.status === 404 && ctx.body === undefined) {
+        renderError(ctx, new ApiError('NOT_FOUND', `no route for ${ctx.method} ${ctx.path}`));
+      }
+    } catch (error) {
+      const known = error instanceof ApiError ? error : fromHttpError(error);
+      if (known) {
+        renderError(ctx, known);
+        return;
+      }
+      ctx.state.error = error;
+      const code: ErrorCode = 'INTERNAL_ERROR';
+      ctx.status = 500;
+      ctx.body = { error: { code, message: `internal error; request id ${String(ctx.state.requestId ?? '')}` } };
+    }
+  };
+}

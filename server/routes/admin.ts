@@ -1,0 +1,103 @@
+/** Admin API (DESIGN §10, §12). Thin: payload checks and logic live in core/control. */
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import { applyEntityOptions } from '../../core/control/entity-options.ts';
+import { PayloadReader, SLUG } from '../../core/control/payload.ts';
+import type { WorkspaceRuntime } from '../../core/control/runtime.ts';
+import { createWorkspace, syncById } from '../../core/control/workspaces.ts';
+import { createView } from '../../core/control/views.ts';
+import { notFound } from '../../core/errors.ts';
+import { describeSchema } from '../../core/schema/describe.ts';
+import { issueApiKey } from '../../plugins/auth/api-key/api-key-plugin.ts';
+import { authorizeInstanceAdmin, authorizeOwner } from '../../plugins/auth/authorize.ts';
+import { jsonBody } from '../middleware/json-body.ts';
+import type { Services } from '../services.ts';
+import { principalOf } from './context.ts';
+
+function param(ctx: Context, name: string): string {
+  return (ctx.params as Record<string, string>)[name] ?? '';
+}
+
+async function ownedWorkspace(ctx: Context, services: Services): Promise<WorkspaceRuntime> {
+  const principal = await principalOf(ctx, services);
+  const runtime = await services.workspaces.bySlug(param(ctx, 'org'), param(ctx, 'ws'));
+  authorizeOwner(principal, runtime.workspace.id);
+  return runtime;
+}
+
+export function adminRoutes(services: Services): Router {
+  const router = new Router({ prefix: '/api/admin/v1' });
+  const body = jsonBody(services.settings.jsonLimitBytes);
+  const { store, workspaces, dialects } = services;
+  const ws = '/orgs/:org/workspaces/:ws';
+
+  router.post('/orgs', body, async (ctx) => {
+    authorizeInstanceAdmin(await principalOf(ctx, services));
+    const reader = new PayloadReader(ctx.request.body, ['slug', 'name']);
+    const slug = reader.string('slug', { required: true, pattern: SLUG, patternText: 'lower-case letters, digits and dashes' });
+    const name = reader.string('name');
+    reader.done();
+    ctx.body = { data: await store.createOrg(slug ?? '', name ?? slug ?? '') };
+    ctx.status = 201;
+  });
+
+  router.post('/orgs/:org/workspaces', body, async (ctx) => {
+    authorizeInstanceAdmin(await principalOf(ctx, services));
+    const org = await store.findOrg(param(ctx, 'org'));
+    if (!org) throw notFound(`organization '${param(ctx, 'org')}' does not exist`);
+    const { workspace, sync } = await createWorkspace(store, workspaces, dialects, org, ctx.request.body);
+    ctx.body = { data: { id: workspace.id, org: org.slug, slug: workspace.slug, name: workspace.name, database: { vendor: workspace.database.vendor }, ...sync } };
+    ctx.status = 201;
+  });
+
+  router.post(`${ws}/sync`, async (ctx) => {
+    const runtime = await ownedWorkspace(ctx, services);
+    ctx.body = { data: await syncById(store, workspaces, runtime.workspace) };
+  });
+
+  router.get(`${ws}/schema`, async (ctx) => {
+    const runtime = await ownedWorkspace(ctx, services);
+    ctx.body = { data: describeSchema(runtime) };
+  });
+
+  router.patch(`${ws}/entities/:entity`, body, async (ctx) => {
+    const runtime = await ownedWorkspace(ctx, services);
+    const entity = runtime.entity(param(ctx, 'entity'));
+    const options = applyEntityOptions(runtime.entityRecord(entity.name).options, ctx.request.body, entity, runtime.model);
+    await store.saveEntityOptions(runtime.workspace.id, entity.name, options);
+    workspaces.invalidate(runtime.workspace.id);
+    ctx.body = { data: { name: entity.name, table: entity.table, ...options } };
+  });
+
+  router.post(`${ws}/api-keys`, body, async (ctx) => {
+    const runtime = await ownedWorkspace(ctx, services);
+    const reader = new PayloadReader(ctx.request.body ?? {}, ['name']);
+    const name = reader.string('name') ?? null;
+    reader.done();
+    ctx.body = { data: await issueApiKey(store, runtime.workspace.id, name) };
+    ctx.status = 201;
+  });
+
+  router.get(`${ws}/api-keys`, async (ctx) => {
+    const runtime = await ownedWorkspace(ctx, services);
+    const keys = await store.listApiKeys(runtime.workspace.id);
+    ctx.body = { data: keys, meta: { totalElements: keys.length } };
+  });
+
+  router.get(`${ws}/views`, async (ctx) => {
+    const runtime = await ownedWorkspace(ctx, services);
+    const views = await store.listViews(runtime.workspace.id);
+    ctx.body = { data: views.map(({ workspaceId: _w, ...view }) => view), meta: { totalElements: views.length } };
+  });
+
+  router.post(`${ws}/views`, body, async (ctx) => {
+    const runtime = await ownedWorkspace(ctx, services);
+    const view = await createView(store, runtime, ctx.request.body);
+    workspaces.invalidate(runtime.workspace.id);
+    const { workspaceId: _w, ...record } = view;
+    ctx.body = { data: record };
+    ctx.status = 201;
+  });
+
+  return router;
+}

@@ -1,0 +1,60 @@
+/** Record endpoints (spec "Record endpoints"): thin mapping from HTTP to core. */
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import { readScope, getRecord, listRecords } from '../../core/query/read.ts';
+import { parseReadRequest, type QueryParams } from '../../core/query/parse-request.ts';
+import { createRecord, deleteRecord, updateRecord } from '../../core/write/records.ts';
+import { jsonBody } from '../middleware/json-body.ts';
+import type { Services } from '../services.ts';
+import { dataAccess } from './context.ts';
+
+function params(ctx: Context): { org: string; ws: string; entity: string; id: string } {
+  const p = ctx.params as Record<string, string>;
+  return { org: p.org ?? '', ws: p.ws ?? '', entity: p.entity ?? '', id: p.id ?? '' };
+}
+
+export function recordRoutes(services: Services): Router {
+  const router = new Router({ prefix: '/api/v1/:org/:ws' });
+  const body = jsonBody(services.settings.jsonLimitBytes);
+  const options = { estimateThreshold: services.settings.countEstimateThreshold };
+
+  router.get('/:entity', async (ctx) => {
+    const p = params(ctx);
+    const { runtime, policies } = await dataAccess(ctx, services, p.org, p.ws, false);
+    const request = parseReadRequest(ctx.query as QueryParams);
+    ctx.body = await listRecords(runtime, readScope(runtime, runtime.entity(p.entity).name, policies.read), request, options);
+  });
+
+  router.get('/:entity/:id', async (ctx) => {
+    const p = params(ctx);
+    const { runtime, policies } = await dataAccess(ctx, services, p.org, p.ws, false);
+    const request = parseReadRequest(ctx.query as QueryParams);
+    ctx.body = { data: await getRecord(runtime, readScope(runtime, runtime.entity(p.entity).name, policies.read), request, p.id) };
+  });
+
+  router.post('/:entity', body, async (ctx) => {
+    const p = params(ctx);
+    const { runtime, policies } = await dataAccess(ctx, services, p.org, p.ws, true);
+    const scope = readScope(runtime, runtime.entity(p.entity).name, policies.read);
+    const request = parseReadRequest(ctx.query as QueryParams);
+    ctx.body = { data: await createRecord(runtime, scope, policies.write, ctx.request.body, request) };
+    ctx.status = 201;
+  });
+
+  router.put('/:entity/:id', body, async (ctx) => {
+    const p = params(ctx);
+    const { runtime, policies } = await dataAccess(ctx, services, p.org, p.ws, true);
+    const scope = readScope(runtime, runtime.entity(p.entity).name, policies.read);
+    const request = parseReadRequest(ctx.query as QueryParams);
+    ctx.body = { data: await updateRecord(runtime, scope, policies.write, p.id, ctx.request.body, request) };
+  });
+
+  router.delete('/:entity/:id', async (ctx) => {
+    const p = params(ctx);
+    const { runtime, policies } = await dataAccess(ctx, services, p.org, p.ws, true);
+    await deleteRecord(runtime, readScope(runtime, runtime.entity(p.entity).name, policies.read), p.id);
+    ctx.status = 204;
+  });
+
+  return router;
+}

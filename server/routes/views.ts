@@ -1,0 +1,31 @@
+/** View routes outside the admin prefix (DESIGN §12): columns of a view. */
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import type { ViewRecord } from '../../core/control/types.ts';
+import { notFound } from '../../core/errors.ts';
+import { authorizeOwner } from '../../plugins/auth/authorize.ts';
+import type { Services } from '../services.ts';
+import { principalOf } from './context.ts';
+
+export async function ownedView(ctx: Context, services: Services, uuid: string): Promise<ViewRecord> {
+  const principal = await principalOf(ctx, services);
+  const view = await services.store.findView(uuid);
+  if (!view) throw notFound(`view '${uuid}' does not exist`);
+  authorizeOwner(principal, view.workspaceId);
+  return view;
+}
+
+export function viewRoutes(services: Services): Router {
+  const router = new Router({ prefix: '/api/views' });
+  router.get('/:viewUuid/columns', async (ctx) => {
+    const view = await ownedView(ctx, services, (ctx.params as Record<string, string>).viewUuid ?? '');
+    const columns = (await services.store.listColumns(view.uuid)).map(({ broken, formula, members, ...column }) => ({
+      ...column,
+      ...(formula !== null ? { formula } : {}),
+      ...(members !== null ? { members } : {}),
+      ...(broken !== null ? { broken } : {}),
+    }));
+    ctx.body = { data: columns, meta: { totalElements: columns.length } };
+  });
+  return router;
+}

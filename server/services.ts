@@ -1,0 +1,22 @@
+/** Everything a route needs, built once at start-up (server/start.ts). */
+import type { Logger } from 'pino';
+import type { ControlStore } from '../core/control/store.ts';
+import type { WorkspaceCache } from '../core/control/runtime.ts';
+import type { DialectRegistry } from '../dialects/registry.ts';
+import type { AuthPlugin } from '../plugins/auth/auth-plugin.ts';
+
+export interface ServiceSettings {
+  /** Row count above which count=estimated uses the planner's estimate. */
+  readonly countEstimateThreshold: number;
+  /** JSON body limit in bytes. */
+  readonly jsonLimitBytes: number;
+}
+
+export interface Services {
+  readonly store: ControlStore;
+  readonly workspaces: WorkspaceCache;
+  readonly dialects: DialectRegistry;
+  readonly authPlugins: readonly AuthPlugin[];
+  readonly logger: Logger;
+  readonly settings: ServiceSettings;
+}

@@ -1,0 +1,18 @@
+/** The one place where error codes become HTTP statuses (DESIGN §5). */
+import type { ErrorCode } from '../core/errors.ts';
+
+export const STATUS_BY_CODE: Record<ErrorCode, number> = {
+  BAD_REQUEST: 400,
+  VALIDATION_FAILED: 400,
+  INVALID_FORMULA: 400,
+  UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  REFERENCE_NOT_FOUND: 422,
+  SCHEMA_MIGRATION_IN_PROGRESS: 503,
+  SERVICE_UNAVAILABLE: 503,
+  INTERNAL_ERROR: 500,
+};
