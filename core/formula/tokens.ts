@@ -19,7 +19,7 @@ function keyword(name: string, pattern: RegExp, label = name): TokenType {
 export const WhiteSpace = createToken({ name: 'WhiteSpace', pattern: /\s+/, group: Lexer.SKIPPED });
 
 // Forbidden constructs (gate 1).
-export const Comment = createToken({ name: 'Comment', pattern: /--[^\n]*|\/\*[\s\S]*?(?:\*\/|$)/ });
+export const Comment = createToken({ name: 'Comment', pattern: /--[^\n]*|\/\*(?:[^*]|\*(?!\/))*(?:\*\/)?/ });
 export const Semicolon = createToken({ name: 'Semicolon', pattern: /;/ });
 export const Bracket = createToken({ name: 'Bracket', pattern: /[[\]]/ });
 export const UnterminatedString = createToken({ name: 'UnterminatedString', pattern: /'(?:[^']|'')*/ });
@@ -147,9 +147,8 @@ export const forbiddenTokens: ReadonlyMap<TokenType, { reason: FormulaRefusal; m
       StatementWord,
       {
         reason: 'statement',
-        message: (image) =>
-          `subqueries and statements (${image.toUpperCase()}) are not allowed` +
-          ` (a field named ${image} must be written in double quotes: "${image}")`,
+        // A field with such a name can still be referenced in double quotes ("from").
+        message: (image) => `subqueries and statements (${image.toUpperCase()}) are not allowed`,
       },
     ],
     [ExecWord, { reason: 'exec', message: (image) => `${image.toUpperCase()} is not allowed` }],
