@@ -99,6 +99,10 @@ export async function deleteRecord(runtime: WorkspaceRuntime, scope: ReadScope, 
   try {
     affected = (await runtime.driver.query(render(statement, runtime.dialect))).affectedRows;
   } catch (error) {
+    // On delete a foreign key violation means other rows still point here, not a dangling reference.
+    if (runtime.dialect.mapError(error)?.kind === 'foreign_key_violation') {
+      throw new ApiError('CONFLICT', `${entity.name} '${idText}' is still referenced by other records`);
+    }
     throw translateDbError(runtime.dialect, entity, error);
   }
   if (affected === 0) throw notFound(`${entity.name} '${idText}' does not exist`);

@@ -39,6 +39,10 @@ export function errorMiddleware() {
       await next();
       if (ctx.status === 404 && ctx.body === undefined) {
         renderError(ctx, new ApiError('NOT_FOUND', `no route for ${ctx.method} ${ctx.path}`));
+      } else if (ctx.status === 405 || ctx.status === 501) {
+        // Set by the router's allowedMethods(): keep the status, give it the envelope.
+        const allowed = ctx.response.get('Allow');
+        ctx.body = { error: { code: 'BAD_REQUEST', message: `method ${ctx.method} is not allowed on ${ctx.path}${allowed ? `; allowed: ${allowed}` : ''}` } };
       }
     } catch (error) {
       const known = error instanceof ApiError ? error : fromHttpError(error);
