@@ -3,8 +3,10 @@ import Koa from 'koa';
 import { errorMiddleware } from './middleware/errors.ts';
 import { requestLog } from './middleware/request-log.ts';
 import { adminRoutes } from './routes/admin.ts';
+import { columnRoutes } from './routes/columns.ts';
 import { healthRoutes } from './routes/health.ts';
 import { recordRoutes } from './routes/records.ts';
+import { viewDataRoutes } from './routes/view-data.ts';
 import { viewRoutes } from './routes/views.ts';
 import type { Services } from './services.ts';
 
@@ -14,7 +16,14 @@ export function createApp(services: Services): Koa {
   app.silent = true;
   app.use(requestLog(services.logger));
   app.use(errorMiddleware());
-  for (const router of [healthRoutes(services), adminRoutes(services), viewRoutes(services), recordRoutes(services)]) {
+  for (const router of [
+    healthRoutes(services),
+    adminRoutes(services),
+    viewRoutes(services),
+    columnRoutes(services),
+    viewDataRoutes(services),
+    recordRoutes(services),
+  ]) {
     app.use(router.routes());
     app.use(router.allowedMethods());
   }

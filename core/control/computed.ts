@@ -1,13 +1,14 @@
 /**
  * Computed column record → ComputedField the query planner can emit. The one place where the
- * control plane meets the formula compiler.
+ * control plane meets the formula compiler. Wired to core/formula once it lands.
  */
 import type { Entity, SchemaModel } from '../schema/model.ts';
 import type { ComputedField } from '../query/plan.ts';
-import type { ColumnRecord } from './types.ts';
+import type { ColumnRecord, ViewRecord } from './types.ts';
+import type { WorkspaceRuntime } from './runtime.ts';
+import { badRequest } from '../errors.ts';
 
 export function compileComputedColumn(column: ColumnRecord, _entity: Entity, _model: SchemaModel, _maxDepth: number): ComputedField {
-  // Wired to core/formula once the compiler lands.
   return {
     fieldName: column.fieldName,
     valueType: 'null',
@@ -17,4 +18,8 @@ export function compileComputedColumn(column: ColumnRecord, _entity: Entity, _mo
     },
     broken: column.broken ?? 'formula compiler not available',
   };
+}
+
+export async function validateComputedFormula(_runtime: WorkspaceRuntime, _view: ViewRecord, _fieldName: string, _formula: string): Promise<string> {
+  throw badRequest('computed columns are not available yet');
 }

@@ -25,8 +25,8 @@ export async function dataAccess(ctx: Context, services: Services, org: string, 
   return { principal, runtime, policies: policiesFor(principal, runtime) };
 }
 
-export async function dataAccessById(ctx: Context, services: Services, workspaceId: string, write: boolean): Promise<DataAccess> {
-  const principal = await principalOf(ctx, services);
+export async function dataAccessById(ctx: Context, services: Services, workspaceId: string, write: boolean, known?: Principal): Promise<DataAccess> {
+  const principal = known ?? (await principalOf(ctx, services));
   const runtime = await services.workspaces.byId(workspaceId);
   authorizeData(principal, runtime.workspace.id, write);
   return { principal, runtime, policies: policiesFor(principal, runtime) };

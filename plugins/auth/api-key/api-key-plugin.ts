@@ -28,14 +28,25 @@ export async function verifyApiKey(store: ControlStore, key: string): Promise<{ 
   return { id: record.id, workspaceId: record.workspaceId };
 }
 
+/** Verified keys are remembered this long, so a revoked key stops working within it (DESIGN §12). */
+const CACHE_MS = 1000;
+const CACHE_LIMIT = 10_000;
+
 export function apiKeyPlugin(store: ControlStore): AuthPlugin {
+  const verifiedAt = new Map<string, { principal: Principal; at: number }>();
   return {
     name: 'api-key',
     async authenticate(request: AuthRequest): Promise<Principal | null> {
       if (!request.token.startsWith('wdk_')) return null;
+      const cacheKey = hashSecret(request.token);
+      const cached = verifiedAt.get(cacheKey);
+      if (cached && Date.now() - cached.at < CACHE_MS) return cached.principal;
       const verified = await verifyApiKey(store, request.token);
       if (!verified) throw new ApiError('UNAUTHORIZED', 'invalid API key');
-      return { kind: 'owner', workspaceId: verified.workspaceId, subject: verified.id };
+      const principal: Principal = { kind: 'owner', workspaceId: verified.workspaceId, subject: verified.id };
+      if (verifiedAt.size >= CACHE_LIMIT) verifiedAt.clear();
+      verifiedAt.set(cacheKey, { principal, at: Date.now() });
+      return principal;
     },
   };
 }
