@@ -81,8 +81,6 @@ export function decimalToBigInt(value: Decimal): bigint {
 /** Whether the value fits NUMERIC(precision, scale) once rounded to `scale`. */
 export function fitsPrecision(value: Decimal, precision: number, scale: number): boolean {
   const rounded = roundDecimal(value, scale);
-  const units = rounded.scale >= 0 ? rounded.digits : rounded.digits * pow10(-rounded.scale);
-  const shifted = rounded.scale >= 0 ? units : units;
-  const limit = pow10(precision + Math.max(rounded.scale, 0) - scale);
-  return abs(shifted) < limit;
+  const units = rounded.digits * pow10(scale - rounded.scale);
+  return abs(units) < pow10(precision);
 }

@@ -138,8 +138,12 @@ export const allTokens: TokenType[] = [
 ];
 
 /** Tokens gate 1 refuses wherever they appear, with the reason and the message. */
-export const forbiddenTokens: ReadonlyMap<TokenType, { reason: FormulaRefusal; message: (image: string, column: number) => string }> =
-  new Map([
+export interface ForbiddenRule {
+  readonly reason: FormulaRefusal;
+  readonly message: (image: string, column: number) => string;
+}
+
+export const forbiddenTokens: ReadonlyMap<TokenType, ForbiddenRule> = new Map<TokenType, ForbiddenRule>([
     [Comment, { reason: 'comment', message: () => 'comments are not allowed' }],
     [Semicolon, { reason: 'semicolon', message: () => "';' is not allowed" }],
     [Bracket, { reason: 'square_brackets', message: () => 'square brackets are not allowed' }],

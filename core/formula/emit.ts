@@ -1,0 +1,119 @@
+/**
+ * Checked formula → SQL fragment through a FormulaDialect. Core writes only vendor-neutral SQL
+ * (NOT/AND/OR, IS NULL, IN, BETWEEN, CASE) and wraps every composite in parentheses; column
+ * references come from the caller, literals become parameters inside the dialect.
+ */
+import { join, raw, sql, type Sql } from '../sql.ts';
+import type { Expr, ExprKind, ExprOf, FieldRef } from './ast.ts';
+import type { CheckedFormula } from './check.ts';
+import type { FormulaDialect } from './formula-dialect.ts';
+import type { FunctionName } from './functions.ts';
+import type { FormulaType } from './types.ts';
+
+export interface EmitOptions {
+  readonly dialect: FormulaDialect;
+  /** The column reference for a field path (API names), e.g. ident('t1', 'name') for ['customer', 'name']. */
+  readonly columnRef: (path: readonly string[]) => Sql;
+  /** 'value' (default) for select lists and ORDER BY; 'predicate' for WHERE on a boolean formula. */
+  readonly as?: 'value' | 'predicate';
+}
+
+type Form = 'value' | 'predicate';
+
+interface Emitted {
+  readonly sql: Sql;
+  readonly form: Form;
+}
+
+const value = (s: Sql): Emitted => ({ sql: s, form: 'value' });
+const predicate = (s: Sql): Emitted => ({ sql: s, form: 'predicate' });
+const notWord = (negated: boolean): Sql => raw(negated ? ' NOT' : '');
+
+class Emitter {
+  constructor(
+    readonly checked: CheckedFormula,
+    readonly options: EmitOptions,
+  ) {}
+
+  get dialect(): FormulaDialect {
+    return this.options.dialect;
+  }
+
+  /** The type a node is read as by its parent (after the checker's conversion). */
+  typeOf(node: Expr): FormulaType {
+    return this.checked.coercions.get(node) ?? this.checked.types.get(node) ?? 'null';
+  }
+
+  emit(node: Expr): Emitted {
+    return (emitters[node.kind] as (n: Expr, e: Emitter) => Emitted)(node, this);
+  }
+
+  value(node: Expr): Sql {
+    const to = this.checked.coercions.get(node);
+    if (node.kind === 'Null') return this.dialect.nullLiteral(to ?? 'null');
+    const emitted = this.emit(node);
+    const asValue = emitted.form === 'predicate' ? this.dialect.predicateToValue(emitted.sql) : emitted.sql;
+    if (!to) return asValue;
+    return this.dialect.coerce(asValue, this.checked.types.get(node) ?? 'null', to);
+  }
+
+  predicate(node: Expr): Sql {
+    if (node.kind !== 'Null' && !this.checked.coercions.has(node)) {
+      const emitted = this.emit(node);
+      if (emitted.form === 'predicate') return emitted.sql;
+      return this.dialect.valueToPredicate(emitted.sql);
+    }
+    return this.dialect.valueToPredicate(this.value(node));
+  }
+
+  /** The shared type of compared operands (one may be an untyped NULL). */
+  sharedType(nodes: readonly Expr[]): FormulaType {
+    return nodes.map((n) => this.typeOf(n)).find((t) => t !== 'null') ?? 'null';
+  }
+}
+
+const emitters: { readonly [K in ExprKind]: (node: ExprOf<K>, e: Emitter) => Emitted } = {
+  Number: (n, e) => value(e.dialect.literal(n.value, 'number')),
+  String: (n, e) => value(e.dialect.literal(n.value, 'text')),
+  Boolean: (n, e) => value(e.dialect.booleanLiteral(n.value)),
+  Null: (_n, e) => value(e.dialect.nullLiteral('null')),
+  Field: (n, e) => {
+    const resolved = e.checked.fields.get(n as FieldRef);
+    if (!resolved) throw new Error(`formula emit: field ${n.path.join('.')} was not checked`);
+    return value(e.dialect.fieldValue(e.options.columnRef(resolved.path), resolved.field, resolved.type));
+  },
+  Negate: (n, e) => value(e.dialect.negate(e.value(n.operand))),
+  Not: (n, e) => predicate(sql`(NOT ${e.predicate(n.operand)})`),
+  Arithmetic: (n, e) => value(e.dialect.arithmetic(n.op, e.value(n.left), e.value(n.right))),
+  Concat: (n, e) => value(e.dialect.concat(e.value(n.left), e.value(n.right))),
+  Compare: (n, e) => predicate(e.dialect.compare(n.op, e.value(n.left), e.value(n.right), e.sharedType([n.left, n.right]))),
+  Logical: (n, e) => predicate(sql`(${e.predicate(n.left)} ${raw(n.op)} ${e.predicate(n.right)})`),
+  IsNull: (n, e) => predicate(sql`(${e.value(n.operand)} IS${notWord(n.negated)} NULL)`),
+  Like: (n, e) => predicate(e.dialect.like(e.value(n.operand), e.value(n.pattern), n.negated)),
+  In: (n, e) =>
+    predicate(sql`(${e.value(n.operand)}${notWord(n.negated)} IN (${join(n.list.map((item) => e.value(item)))}))`),
+  Between: (n, e) =>
+    predicate(sql`(${e.value(n.operand)}${notWord(n.negated)} BETWEEN ${e.value(n.low)} AND ${e.value(n.high)})`),
+  Case: (n, e) => {
+    const operand = n.operand ? sql` ${e.value(n.operand)}` : raw('');
+    const whens = n.whens.map((w) => {
+      const condition = n.operand ? e.value(w.when) : e.predicate(w.when);
+      return sql` WHEN ${condition} THEN ${e.value(w.then)}`;
+    });
+    const otherwise = n.otherwise ? sql` ELSE ${e.value(n.otherwise)}` : raw('');
+    return value(sql`(CASE${operand}${join(whens, '')}${otherwise} END)`);
+  },
+  Call: (n, e) => {
+    const emitter = e.dialect.functions[n.name as FunctionName];
+    if (!emitter) throw new Error(`formula emit: no emitter for ${n.name}`);
+    const args = n.args.map((a) => e.value(a));
+    return value(emitter(args, n.args.map((a) => e.typeOf(a)), e.checked.types.get(n) ?? 'null'));
+  },
+  Cast: (n, e) => value(e.dialect.cast(e.value(n.operand), e.typeOf(n.operand), n.target)),
+};
+
+/** SQL for a checked formula, in value position unless `as: 'predicate'`. */
+export function emitFormula(checked: CheckedFormula, options: EmitOptions): Sql {
+  const emitter = new Emitter(checked, options);
+  return options.as === 'predicate' ? emitter.predicate(checked.ast) : emitter.value(checked.ast);
+}

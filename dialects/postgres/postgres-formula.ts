@@ -1,0 +1,150 @@
+/**
+ * Formulas on PostgreSQL with the agreed meaning (DESIGN §7). Every number is double precision
+ * (columns are cast on read), so results match the evaluator bit for bit; NUMERIC appears only
+ * where the agreed meaning is decimal (ROUND, MOD, CAST to INTEGER/BIGINT/DECIMAL), and the
+ * float8 → numeric cast keeps 15 significant digits exactly as the evaluator's decimal.ts does.
+ * Timestamps are `timestamp` (without zone) holding UTC.
+ */
+import { join, raw, sql, type Sql } from '../../core/sql.ts';
+import type { CastTarget } from '../../core/formula/ast.ts';
+import type { FormulaDialect, FunctionEmitter } from '../../core/formula/formula-dialect.ts';
+import type { FormulaType, ValueType } from '../../core/formula/types.ts';
+import type { Field } from '../../core/schema/model.ts';
+
+const pgTypes: Readonly<Record<FormulaType, string>> = {
+  text: 'text',
+  number: 'double precision',
+  boolean: 'boolean',
+  date: 'date',
+  timestamp: 'timestamp',
+  null: 'text',
+};
+
+const castAs = (value: Sql, type: string): Sql => sql`CAST(${value} AS ${raw(type)})`;
+const double = (value: Sql): Sql => castAs(value, 'double precision');
+const numeric = (value: Sql): Sql => castAs(value, 'numeric');
+
+/** A double as SQL integer, half away from zero (numeric → integer rounds so; float8 → integer rounds half-even). */
+const integer = (value: Sql): Sql => castAs(numeric(value), 'integer');
+
+const call = (name: string): FunctionEmitter => (args) => sql`${raw(name)}(${join(args)})`;
+
+/** The agreed text forms (values.ts): DateStyle-independent dates, ISO UTC timestamps. */
+function toText(value: Sql, from: FormulaType): Sql {
+  switch (from) {
+    case 'text':
+      return value;
+    case 'date':
+      return sql`to_char(${value}, 'YYYY-MM-DD')`;
+    case 'timestamp':
+      return sql`to_char(${value}, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+    default:
+      // float8 output is the shortest round-trip form with extra_float_digits = 1 (the default).
+      return castAs(value, 'text');
+  }
+}
+
+function toNumber(value: Sql, from: FormulaType, sqlType: string): Sql {
+  if (from === 'boolean') return double(castAs(castAs(value, 'integer'), sqlType));
+  if (from === 'number' && (sqlType === 'integer' || sqlType === 'bigint')) return double(castAs(numeric(value), sqlType));
+  return double(castAs(value, sqlType));
+}
+
+function cast(value: Sql, from: FormulaType, target: CastTarget): Sql {
+  switch (target.name) {
+    case 'TEXT':
+      return toText(value, from);
+    case 'VARCHAR':
+      return target.length === null ? toText(value, from) : castAs(toText(value, from), `varchar(${target.length})`);
+    case 'INTEGER':
+      return toNumber(value, from, 'integer');
+    case 'BIGINT':
+      return toNumber(value, from, 'bigint');
+    case 'DECIMAL':
+      return toNumber(value, from, target.precision === null ? 'numeric' : `numeric(${target.precision},${target.scale ?? 0})`);
+    case 'BOOLEAN':
+      return from === 'number' ? sql`(${value} <> 0)` : from === 'boolean' ? value : castAs(value, 'boolean');
+    case 'DATE':
+      return from === 'date' ? value : castAs(value, 'date');
+    case 'TIMESTAMP':
+      return from === 'timestamp' ? value : castAs(value, 'timestamp');
+  }
+}
+
+const TEXT_TYPES = /^(text|character varying(\(\d+\))?|varchar(\(\d+\))?)$/i;
+const DOUBLE_TYPES = /^(double precision|float8)$/i;
+const ZONED_TYPES = /with time zone|timestamptz/i;
+
+function fieldValue(column: Sql, field: Field, type: ValueType): Sql {
+  switch (type) {
+    case 'number':
+      return DOUBLE_TYPES.test(field.nativeType) ? column : double(column);
+    case 'timestamp':
+      return ZONED_TYPES.test(field.nativeType) ? sql`(${column} AT TIME ZONE 'UTC')` : column;
+    case 'text':
+      // enum, uuid, time, json columns compare and concatenate as text.
+      return TEXT_TYPES.test(field.nativeType) ? column : castAs(column, 'text');
+    default:
+      return column;
+  }
+}
+
+/** SUBSTRING with the agreed meaning: a negative length gives '' (PostgreSQL would raise). */
+const substring: FunctionEmitter = ([text, start, length]) => {
+  if (!text || !start) throw new Error('SUBSTRING needs two arguments');
+  if (!length) return sql`substr(${text}, ${integer(start)})`;
+  const len = integer(length);
+  return sql`substr(${text}, ${integer(start)}, (CASE WHEN ${len} < 0 THEN 0 ELSE ${len} END))`;
+};
+
+const round: FunctionEmitter = ([value, digits]) => {
+  if (!value) throw new Error('ROUND needs an argument');
+  // round(numeric) rounds half away from zero; round(double precision) would round half to even.
+  return double(digits ? sql`round(${numeric(value)}, ${integer(digits)})` : sql`round(${numeric(value)})`);
+};
+
+const mod: FunctionEmitter = ([a, b]) => {
+  if (!a || !b) throw new Error('MOD needs two arguments');
+  return double(sql`mod(${numeric(a)}, NULLIF(${numeric(b)}, 0))`);
+};
+
+const utcNow = raw("(now() AT TIME ZONE 'UTC')");
+
+export const postgresFormula: FormulaDialect = {
+  vendor: 'postgres',
+  literal: (value, type) => castAs(sql`${value}`, pgTypes[type]),
+  booleanLiteral: (value) => raw(value ? 'TRUE' : 'FALSE'),
+  nullLiteral: (type) => raw(`CAST(NULL AS ${pgTypes[type]})`),
+  fieldValue,
+  arithmetic: (op, left, right) => (op === '/' ? sql`(${left} / NULLIF(${right}, 0))` : sql`(${left} ${raw(op)} ${right})`),
+  negate: (operand) => sql`(- ${operand})`,
+  concat: (left, right) => sql`(${left} || ${right})`,
+  compare: (op, left, right) => sql`(${left} ${raw(op)} ${right})`,
+  // Backslash is PostgreSQL's default LIKE escape character.
+  like: (operand, pattern, negated) => sql`(${operand}${raw(negated ? ' NOT' : '')} LIKE ${pattern})`,
+  cast,
+  coerce: (value, from, to) => (to === 'text' ? toText(value, from) : from === to ? value : castAs(value, pgTypes[to])),
+  predicateToValue: (predicate) => predicate,
+  valueToPredicate: (value) => value,
+  functions: {
+    CONCAT: call('concat'),
+    UPPER: call('upper'),
+    LOWER: call('lower'),
+    TRIM: call('btrim'),
+    LENGTH: (args) => double(call('char_length')(args, [], 'number')),
+    SUBSTRING: substring,
+    REPLACE: call('replace'),
+    ABS: call('abs'),
+    ROUND: round,
+    CEIL: call('ceil'),
+    FLOOR: call('floor'),
+    MOD: mod,
+    GREATEST: call('greatest'),
+    LEAST: call('least'),
+    COALESCE: call('coalesce'),
+    NULLIF: call('nullif'),
+    NOW: () => utcNow,
+    CURRENT_TIMESTAMP: () => utcNow,
+    CURRENT_DATE: () => castAs(utcNow, 'date'),
+  },
+};
