@@ -5,7 +5,9 @@ import { requestLog } from './middleware/request-log.ts';
 import { adminRoutes } from './routes/admin.ts';
 import { columnRoutes } from './routes/columns.ts';
 import { healthRoutes } from './routes/health.ts';
+import { oauthRoutes } from './routes/oauth.ts';
 import { recordRoutes } from './routes/records.ts';
+import { rlsRuleRoutes } from './routes/rls-rules.ts';
 import { viewDataRoutes } from './routes/view-data.ts';
 import { viewRoutes } from './routes/views.ts';
 import type { Services } from './services.ts';
@@ -19,7 +21,9 @@ export function createApp(services: Services): Koa {
   for (const router of [
     healthRoutes(services),
     adminRoutes(services),
+    oauthRoutes(services, services.issuer),
     viewRoutes(services),
+    rlsRuleRoutes(services),
     columnRoutes(services),
     viewDataRoutes(services),
     recordRoutes(services),

@@ -6,6 +6,7 @@ const service = await startService({
   dataDir: process.env.DATA_DIR ?? './.data',
   ...(process.env.CONTROL_DATABASE_URL ? { controlDatabaseUrl: process.env.CONTROL_DATABASE_URL } : {}),
   ...(process.env.ADMIN_TOKEN ? { adminToken: process.env.ADMIN_TOKEN } : {}),
+  ...(process.env.PUBLIC_URL ? { publicUrl: process.env.PUBLIC_URL } : {}),
   ...(process.env.COUNT_ESTIMATE_THRESHOLD ? { settings: { countEstimateThreshold: Number(process.env.COUNT_ESTIMATE_THRESHOLD) } } : {}),
   port,
   host: process.env.HOST ?? '127.0.0.1',

@@ -4,6 +4,7 @@ import type { ControlStore } from '../core/control/store.ts';
 import type { WorkspaceCache } from '../core/control/runtime.ts';
 import type { DialectRegistry } from '../dialects/registry.ts';
 import type { AuthPlugin } from '../plugins/auth/auth-plugin.ts';
+import type { InternalIssuer } from '../plugins/auth/internal-oauth/internal-oauth-plugin.ts';
 
 export interface ServiceSettings {
   /** Row count above which count=estimated uses the planner's estimate. */
@@ -17,6 +18,8 @@ export interface Services {
   readonly workspaces: WorkspaceCache;
   readonly dialects: DialectRegistry;
   readonly authPlugins: readonly AuthPlugin[];
+  /** The instance as an OAuth issuer (internal tokens). */
+  readonly issuer: InternalIssuer;
   readonly logger: Logger;
   readonly settings: ServiceSettings;
 }

@@ -15,6 +15,9 @@ import { createPgDriver, createPGliteDriver, openPGlite } from '../dialects/post
 import { createDialectRegistry } from '../dialects/registry.ts';
 import { adminTokenPlugin } from '../plugins/auth/admin-token/admin-token-plugin.ts';
 import { apiKeyPlugin } from '../plugins/auth/api-key/api-key-plugin.ts';
+import { externalJwtPlugin } from '../plugins/auth/external-jwt/external-jwt-plugin.ts';
+import { internalOAuthPlugin, type InternalIssuer } from '../plugins/auth/internal-oauth/internal-oauth-plugin.ts';
+import { loadSigningKey } from '../plugins/auth/internal-oauth/signing-key.ts';
 import { hashSecret, randomToken } from '../plugins/auth/secrets.ts';
 import { createApp } from './app.ts';
 import { seedDemo, type DemoCredentials } from './demo.ts';
@@ -26,6 +29,8 @@ export interface StartOptions {
   readonly controlDatabaseUrl?: string;
   /** Fixed admin token (ADMIN_TOKEN); otherwise one is generated on first start. */
   readonly adminToken?: string;
+  /** Issuer URL of internal tokens (PUBLIC_URL); defaults to the listening URL. */
+  readonly publicUrl?: string;
   readonly port?: number;
   readonly host?: string;
   readonly logger?: Logger;
@@ -75,11 +80,15 @@ export async function startService(options: StartOptions = {}): Promise<RunningS
   const dialects = createDialectRegistry(embedded, options.dialects ?? []);
   const workspaces = new WorkspaceCache(store, dialects);
   const admin = await adminTokenHash(store, options.adminToken);
+  let listeningUrl = '';
+  const issuer: InternalIssuer = { issuer: () => options.publicUrl ?? listeningUrl, key: await loadSigningKey(store) };
+  const identityProviderOf = async (workspaceId: string) => (await workspaces.byId(workspaceId)).identityProvider;
   const services: Services = {
     store,
     workspaces,
     dialects,
-    authPlugins: [adminTokenPlugin(admin.hash), apiKeyPlugin(store)],
+    issuer,
+    authPlugins: [adminTokenPlugin(admin.hash), apiKeyPlugin(store), internalOAuthPlugin(issuer), externalJwtPlugin(identityProviderOf)],
     logger,
     settings: { ...DEFAULT_SETTINGS, ...options.settings },
   };
@@ -87,6 +96,7 @@ export async function startService(options: StartOptions = {}): Promise<RunningS
   const server = createServer(createApp(services).callback());
   const port = await listen(server, options.port ?? 0, options.host ?? '127.0.0.1');
   const url = `http://${options.host ?? '127.0.0.1'}:${port}`;
+  listeningUrl = url;
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
     closing ??= (async () => {

@@ -12,26 +12,59 @@ import type { Entity, SchemaModel } from '../schema/model.ts';
 import type { ComputedField, ViewShape } from '../query/plan.ts';
 import { compileComputedColumn } from './computed.ts';
 import type { ControlStore } from './store.ts';
-import { DEFAULT_ENTITY_OPTIONS, type ColumnRecord, type EntityRecord, type ViewRecord, type WorkspaceRecord } from './types.ts';
+import {
+  DEFAULT_ENTITY_OPTIONS,
+  type ColumnRecord,
+  type EntityRecord,
+  type IdentityProviderConfig,
+  type RlsRuleRecord,
+  type ViewRecord,
+  type WorkspaceRecord,
+} from './types.ts';
 
 const RECHECK_MS = 1000;
 
+/** Everything loaded from the control store for one workspace. */
+export interface WorkspaceState {
+  readonly workspace: WorkspaceRecord;
+  readonly dialect: Dialect;
+  readonly driver: Driver;
+  readonly model: SchemaModel;
+  readonly entities: readonly EntityRecord[];
+  readonly views: readonly ViewRecord[];
+  readonly columns: readonly ColumnRecord[];
+  readonly rules: readonly RlsRuleRecord[];
+  readonly identityProvider: IdentityProviderConfig | null;
+}
+
+function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) groups.set(key(item), [...(groups.get(key(item)) ?? []), item]);
+  return groups;
+}
+
 export class WorkspaceRuntime {
+  readonly workspace: WorkspaceRecord;
+  readonly dialect: Dialect;
+  readonly driver: Driver;
+  readonly model: SchemaModel;
+  readonly identityProvider: IdentityProviderConfig | null;
+  readonly columnsByView: ReadonlyMap<string, readonly ColumnRecord[]>;
+  readonly rulesByView: ReadonlyMap<string, readonly RlsRuleRecord[]>;
   private readonly entityRecords: Map<string, EntityRecord>;
   private readonly viewsByUuid: Map<string, ViewRecord>;
   private readonly shapes = new Map<string, ViewShape>();
 
-  constructor(
-    readonly workspace: WorkspaceRecord,
-    readonly dialect: Dialect,
-    readonly driver: Driver,
-    readonly model: SchemaModel,
-    entities: readonly EntityRecord[],
-    views: readonly ViewRecord[],
-    readonly columnsByView: ReadonlyMap<string, readonly ColumnRecord[]>,
-  ) {
-    this.entityRecords = new Map(entities.map((e) => [e.name, e]));
-    this.viewsByUuid = new Map(views.map((v) => [v.uuid, v]));
+  constructor(state: WorkspaceState) {
+    this.workspace = state.workspace;
+    this.dialect = state.dialect;
+    this.driver = state.driver;
+    this.model = state.model;
+    this.identityProvider = state.identityProvider;
+    this.columnsByView = groupBy(state.columns, (c) => c.viewUuid);
+    this.rulesByView = groupBy(state.rules, (r) => r.viewUuid);
+    this.entityRecords = new Map(state.entities.map((e) => [e.name, e]));
+    this.viewsByUuid = new Map(state.views.map((v) => [v.uuid, v]));
   }
 
   get config(): DatabaseConfig {
@@ -163,13 +196,14 @@ export class WorkspaceCache {
     if (!workspace) throw notFound('workspace does not exist');
     if (!workspace.introspection) throw new ApiError('SERVICE_UNAVAILABLE', `workspace '${workspace.slug}' has not been synced yet`);
     const { dialect, driver } = await this.driverFor(workspace);
-    const [entities, views, columns] = await Promise.all([
+    const [entities, views, columns, rules, identityProvider] = await Promise.all([
       this.store.listEntities(id),
       this.store.listViews(id),
       this.store.listWorkspaceColumns(id),
+      this.store.listWorkspaceRules(id),
+      this.store.getIdentityProvider(id),
     ]);
-    const columnsByView = new Map<string, ColumnRecord[]>();
-    for (const column of columns) columnsByView.set(column.viewUuid, [...(columnsByView.get(column.viewUuid) ?? []), column]);
-    return new WorkspaceRuntime(workspace, dialect, driver, buildModel(workspace.introspection), entities, views, columnsByView);
+    const model = buildModel(workspace.introspection);
+    return new WorkspaceRuntime({ workspace, dialect, driver, model, entities, views, columns, rules, identityProvider: identityProvider ?? null });
   }
 }

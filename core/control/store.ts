@@ -14,6 +14,8 @@ import {
   type ColumnRecord,
   type EntityOptions,
   type EntityRecord,
+  type IdentityProviderConfig,
+  type RlsRuleRecord,
   type MigrationFlag,
   type OrgRecord,
   type ViewRecord,
@@ -310,4 +312,59 @@ export class ControlStore {
     const rows = await this.rows(sql`SELECT id, name, created_at FROM ${t('api_keys')} WHERE workspace_id = ${workspaceId} ORDER BY created_at`);
     return rows.map((row) => ({ id: String(row.id), name: (row.name as string | null) ?? null, createdAt: new Date(row.created_at as string).toISOString() }));
   }
+
+  // ── identity provider and row-level security ─────────────────────────────────
+  async getIdentityProvider(workspaceId: string): Promise<IdentityProviderConfig | undefined> {
+    const row = await this.one(sql`SELECT config FROM ${t('identity_providers')} WHERE workspace_id = ${workspaceId}`);
+    return row ? (row.config as IdentityProviderConfig) : undefined;
+  }
+
+  async saveIdentityProvider(workspaceId: string, config: IdentityProviderConfig): Promise<void> {
+    await this.rows(sql`INSERT INTO ${t('identity_providers')} (workspace_id, config) VALUES (${workspaceId}, ${JSON.stringify(config)}::jsonb)
+      ON CONFLICT (workspace_id) DO UPDATE SET config = EXCLUDED.config`);
+    await this.bumpVersion(workspaceId);
+  }
+
+  async listRules(viewUuid: string): Promise<RlsRuleRecord[]> {
+    const rows = await this.rows(sql`SELECT * FROM ${t('rls_rules')} WHERE view_uuid = ${viewUuid} ORDER BY column_name, claim, id`);
+    return rows.map(toRule);
+  }
+
+  async listWorkspaceRules(workspaceId: string): Promise<RlsRuleRecord[]> {
+    const rows = await this.rows(sql`SELECT r.* FROM ${t('rls_rules')} r JOIN ${t('views')} v ON v.uuid = r.view_uuid
+      WHERE v.workspace_id = ${workspaceId} ORDER BY r.view_uuid, r.column_name, r.claim, r.id`);
+    return rows.map(toRule);
+  }
+
+  async findRule(id: string): Promise<RlsRuleRecord | undefined> {
+    if (!/^[0-9a-f-]{36}$/i.test(id)) return undefined;
+    const row = await this.one(sql`SELECT * FROM ${t('rls_rules')} WHERE id = ${id}`);
+    return row ? toRule(row) : undefined;
+  }
+
+  async insertRule(rule: Omit<RlsRuleRecord, 'id'>): Promise<RlsRuleRecord> {
+    const id = randomUUID();
+    await this.rows(sql`INSERT INTO ${t('rls_rules')} (id, view_uuid, column_name, claim, enabled)
+      VALUES (${id}, ${rule.viewUuid}, ${rule.column}, ${rule.claim}, ${rule.enabled})`);
+    return { id, ...rule };
+  }
+
+  async updateRule(rule: RlsRuleRecord): Promise<void> {
+    await this.rows(sql`UPDATE ${t('rls_rules')} SET column_name = ${rule.column}, claim = ${rule.claim}, enabled = ${rule.enabled}
+      WHERE id = ${rule.id}`);
+  }
+
+  async deleteRule(id: string): Promise<void> {
+    await this.rows(sql`DELETE FROM ${t('rls_rules')} WHERE id = ${id}`);
+  }
+}
+
+function toRule(row: Row): RlsRuleRecord {
+  return {
+    id: String(row.id),
+    viewUuid: String(row.view_uuid),
+    column: String(row.column_name),
+    claim: String(row.claim),
+    enabled: row.enabled === true,
+  };
 }

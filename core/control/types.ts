@@ -97,3 +97,23 @@ export const DEFAULT_ENTITY_OPTIONS: EntityOptions = {
   constraints: null,
   validators: null,
 };
+
+export type ExternalPermissions = 'READ_ONLY' | 'READ_WRITE';
+
+/** Per-workspace external identity provider (spec "External identity provider configuration"). */
+export interface IdentityProviderConfig {
+  issuerUrl: string;
+  jwksUri: string | null;
+  audience: string | null;
+  defaultPermissions: ExternalPermissions;
+  enabled: boolean;
+}
+
+/** RLS rule record (DESIGN §12): `column` is the table column name. */
+export interface RlsRuleRecord {
+  id: string;
+  viewUuid: string;
+  column: string;
+  claim: string;
+  enabled: boolean;
+}

@@ -65,6 +65,8 @@ export function predicateSql(ctx: CompileContext, predicate: Predicate): Sql {
   const comparison = COMPARISONS[op];
   if (comparison) return sql`${expr} ${raw(comparison)} ${bind(ctx, predicate.target, value)}`;
   switch (op) {
+    case 'never':
+      return raw('1 = 0');
     case 'isNull':
       return value ? sql`${expr} IS NULL` : sql`${expr} IS NOT NULL`;
     case 'in':

@@ -49,7 +49,8 @@ export type Target =
 
 export interface Predicate {
   readonly target: Target;
-  readonly op: FilterOperator;
+  /** `never` matches no row (a policy that cannot be satisfied, e.g. a missing claim). */
+  readonly op: FilterOperator | 'never';
   /** Coerced value: a scalar, an array for in/nin, a boolean for isNull, a LIKE pattern for text operators. */
   readonly value: unknown;
 }

@@ -1,18 +1,79 @@
 /**
- * Row-level security as a plan policy: owners bypass it; external users get the view's rules as
- * predicates on every node (issue 6 fills in the rules).
+ * Row-level security as a plan policy (spec "Authentication" rule 7, DESIGN §10, §12). Owners
+ * bypass it. For an external user, every enabled rule of the view becomes `column = claim` on
+ * every node that reads the entity (root, count, expansions, update, delete), and writes get the
+ * rule columns set from, or checked against, the claims. Nothing is filtered in memory.
  */
 import type { WorkspaceRuntime } from '../../core/control/runtime.ts';
-import type { ReadPolicy } from '../../core/query/plan.ts';
+import type { RlsRuleRecord } from '../../core/control/types.ts';
+import { ApiError } from '../../core/errors.ts';
+import type { Predicate, ReadPolicy } from '../../core/query/plan.ts';
 import { NO_POLICY } from '../../core/query/read.ts';
+import type { Entity, Field } from '../../core/schema/model.ts';
+import { parseScalar } from '../../core/write/coerce.ts';
 import { OPEN_WRITE_POLICY, type WritePolicy } from '../../core/write/records.ts';
+import type { RowValues } from '../../core/write/validate.ts';
 import type { Principal } from '../auth/auth-plugin.ts';
+import { claimAt } from '../auth/jwt-shape.ts';
 
 export interface Policies {
   readonly read: ReadPolicy;
   readonly write: WritePolicy;
 }
 
-export function policiesFor(_principal: Principal, _runtime: WorkspaceRuntime): Policies {
-  return { read: NO_POLICY, write: OPEN_WRITE_POLICY };
+interface BoundRule {
+  readonly rule: RlsRuleRecord;
+  readonly field: Field | undefined;
+  /** The claim coerced to the column's type; undefined when missing or not coercible. */
+  readonly expected: unknown;
+}
+
+function bindRule(entity: Entity, rule: RlsRuleRecord, claims: Readonly<Record<string, unknown>>): BoundRule {
+  const field = entity.fields.find((f) => f.column === rule.column);
+  const claim = claimAt(claims, rule.claim);
+  if (!field || claim === undefined || claim === null || typeof claim === 'object') return { rule, field, expected: undefined };
+  const coerced = parseScalar(field.type, typeof claim === 'boolean' ? claim : String(claim), { fromText: true });
+  return { rule, field, expected: coerced.ok ? coerced.value : undefined };
+}
+
+function predicateOf(bound: BoundRule, entity: Entity): Predicate {
+  const field = bound.field ?? entity.idField;
+  const target = { kind: 'field' as const, hops: [], field };
+  return bound.expected === undefined ? { target, op: 'never', value: null } : { target, op: 'eq', value: bound.expected };
+}
+
+function sameValue(a: unknown, b: unknown): boolean {
+  return String(a) === String(b);
+}
+
+function forbidden(bound: BoundRule): ApiError {
+  if (bound.expected === undefined) return new ApiError('FORBIDDEN', `row-level security: the token has no usable '${bound.rule.claim}' claim`);
+  return new ApiError('FORBIDDEN', `row-level security: ${bound.field?.name ?? bound.rule.column} must equal the token's '${bound.rule.claim}' claim`);
+}
+
+export function policiesFor(principal: Principal, runtime: WorkspaceRuntime, viewUuid?: string): Policies {
+  if (principal.kind !== 'external') return { read: NO_POLICY, write: OPEN_WRITE_POLICY };
+  const claims = principal.claims;
+  const rulesOf = (entity: Entity): BoundRule[] => {
+    const chosen = viewUuid && runtime.view(viewUuid)?.entity === entity.name ? viewUuid : runtime.defaultViewRecord(entity.name)?.uuid;
+    const rules = (chosen ? runtime.rulesByView.get(chosen) : undefined) ?? [];
+    return rules.filter((r) => r.enabled).map((r) => bindRule(entity, r, claims));
+  };
+  return {
+    read: { rowPredicates: (entity) => rulesOf(entity).map((bound) => predicateOf(bound, entity)) },
+    write: {
+      prepareCreate(entity: Entity, values: RowValues): void {
+        for (const bound of rulesOf(entity)) {
+          if (!bound.field || bound.expected === undefined) throw forbidden(bound);
+          if (values.has(bound.field) && !sameValue(values.get(bound.field), bound.expected)) throw forbidden(bound);
+          values.set(bound.field, bound.expected);
+        }
+      },
+      checkUpdate(entity: Entity, values: RowValues): void {
+        for (const bound of rulesOf(entity)) {
+          if (bound.field && values.has(bound.field) && !sameValue(values.get(bound.field), bound.expected)) throw forbidden(bound);
+        }
+      },
+    },
+  };
 }

@@ -2,6 +2,7 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import { applyEntityOptions } from '../../core/control/entity-options.ts';
+import { readIdentityProvider } from '../../core/control/identity-provider.ts';
 import { PayloadReader, SLUG } from '../../core/control/payload.ts';
 import type { WorkspaceRuntime } from '../../core/control/runtime.ts';
 import { createWorkspace, syncById } from '../../core/control/workspaces.ts';
@@ -9,19 +10,19 @@ import { createView } from '../../core/control/views.ts';
 import { notFound } from '../../core/errors.ts';
 import { describeSchema } from '../../core/schema/describe.ts';
 import { issueApiKey } from '../../plugins/auth/api-key/api-key-plugin.ts';
-import { authorizeInstanceAdmin, authorizeOwner } from '../../plugins/auth/authorize.ts';
+import { authorizeInstanceAdmin } from '../../plugins/auth/authorize.ts';
 import { jsonBody } from '../middleware/json-body.ts';
 import type { Services } from '../services.ts';
-import { principalOf } from './context.ts';
+import { ownerAccess, principalOf, requireBearer } from './context.ts';
 
 function param(ctx: Context, name: string): string {
   return (ctx.params as Record<string, string>)[name] ?? '';
 }
 
 async function ownedWorkspace(ctx: Context, services: Services): Promise<WorkspaceRuntime> {
-  const principal = await principalOf(ctx, services);
+  requireBearer(ctx);
   const runtime = await services.workspaces.bySlug(param(ctx, 'org'), param(ctx, 'ws'));
-  authorizeOwner(principal, runtime.workspace.id);
+  await ownerAccess(ctx, services, runtime.workspace.id);
   return runtime;
 }
 
@@ -82,6 +83,21 @@ export function adminRoutes(services: Services): Router {
     const runtime = await ownedWorkspace(ctx, services);
     const keys = await store.listApiKeys(runtime.workspace.id);
     ctx.body = { data: keys, meta: { totalElements: keys.length } };
+  });
+
+  router.put(`${ws}/identity-provider`, body, async (ctx) => {
+    const runtime = await ownedWorkspace(ctx, services);
+    const config = readIdentityProvider(ctx.request.body);
+    await store.saveIdentityProvider(runtime.workspace.id, config);
+    workspaces.invalidate(runtime.workspace.id);
+    ctx.body = { data: config };
+  });
+
+  router.get(`${ws}/identity-provider`, async (ctx) => {
+    const runtime = await ownedWorkspace(ctx, services);
+    const config = await store.getIdentityProvider(runtime.workspace.id);
+    if (!config) throw notFound('no identity provider is configured for this workspace');
+    ctx.body = { data: config };
   });
 
   router.get(`${ws}/views`, async (ctx) => {

@@ -1,7 +1,11 @@
-/** Per-request resolution shared by the data routes: credential, workspace, access, policies. */
+/**
+ * Per-request resolution shared by the routes: credential, workspace, access, policies.
+ * The workspace is resolved before the token is verified because an external token can only be
+ * checked against its workspace's identity provider; a missing token is still a 401 first.
+ */
 import type { Context } from 'koa';
 import type { WorkspaceRuntime } from '../../core/control/runtime.ts';
-import { authenticate, authorizeData } from '../../plugins/auth/authorize.ts';
+import { authenticate, authorizeData, authorizeOwner, bearerToken } from '../../plugins/auth/authorize.ts';
 import type { Principal } from '../../plugins/auth/auth-plugin.ts';
 import { policiesFor, type Policies } from '../../plugins/rls/policy.ts';
 import type { Services } from '../services.ts';
@@ -12,22 +16,40 @@ export interface DataAccess {
   readonly policies: Policies;
 }
 
+function authorization(ctx: Context): string | undefined {
+  return ctx.get('authorization') || undefined;
+}
+
+/** Fails with 401 before any lookup when no bearer token is present. */
+export function requireBearer(ctx: Context): void {
+  bearerToken(authorization(ctx));
+}
+
 export async function principalOf(ctx: Context, services: Services, workspaceId?: string): Promise<Principal> {
-  const principal = await authenticate(services.authPlugins, ctx.get('authorization') || undefined, workspaceId);
+  const principal = await authenticate(services.authPlugins, authorization(ctx), workspaceId);
   ctx.state.principal = principal;
   return principal;
 }
 
-export async function dataAccess(ctx: Context, services: Services, org: string, ws: string, write: boolean): Promise<DataAccess> {
-  const principal = await principalOf(ctx, services);
-  const runtime = await services.workspaces.bySlug(org, ws);
+async function accessTo(ctx: Context, services: Services, runtime: WorkspaceRuntime, write: boolean, viewUuid?: string): Promise<DataAccess> {
+  const principal = await principalOf(ctx, services, runtime.workspace.id);
   authorizeData(principal, runtime.workspace.id, write);
-  return { principal, runtime, policies: policiesFor(principal, runtime) };
+  return { principal, runtime, policies: policiesFor(principal, runtime, viewUuid) };
 }
 
-export async function dataAccessById(ctx: Context, services: Services, workspaceId: string, write: boolean, known?: Principal): Promise<DataAccess> {
-  const principal = known ?? (await principalOf(ctx, services));
-  const runtime = await services.workspaces.byId(workspaceId);
-  authorizeData(principal, runtime.workspace.id, write);
-  return { principal, runtime, policies: policiesFor(principal, runtime) };
+export async function dataAccess(ctx: Context, services: Services, org: string, ws: string, write: boolean): Promise<DataAccess> {
+  requireBearer(ctx);
+  return accessTo(ctx, services, await services.workspaces.bySlug(org, ws), write);
+}
+
+export async function dataAccessById(ctx: Context, services: Services, workspaceId: string, write: boolean, viewUuid?: string): Promise<DataAccess> {
+  requireBearer(ctx);
+  return accessTo(ctx, services, await services.workspaces.byId(workspaceId), write, viewUuid);
+}
+
+/** Owner-only routes of a workspace (admin API, views, columns, rules): never external users. */
+export async function ownerAccess(ctx: Context, services: Services, workspaceId: string): Promise<Principal> {
+  const principal = await principalOf(ctx, services, workspaceId);
+  authorizeOwner(principal, workspaceId);
+  return principal;
 }

@@ -4,18 +4,18 @@ import { notFound } from '../../core/errors.ts';
 import { parseReadRequest, type QueryParams } from '../../core/query/parse-request.ts';
 import { listRecords, readScope } from '../../core/query/read.ts';
 import type { Services } from '../services.ts';
-import { dataAccessById, principalOf } from './context.ts';
+import { dataAccessById, requireBearer } from './context.ts';
 
 export function viewDataRoutes(services: Services): Router {
   const router = new Router({ prefix: '/api/data' });
   const options = { estimateThreshold: services.settings.countEstimateThreshold };
 
   router.get('/:viewSlug', async (ctx) => {
-    const principal = await principalOf(ctx, services);
+    requireBearer(ctx);
     const slug = (ctx.params as Record<string, string>).viewSlug ?? '';
     const view = await services.store.findViewBySlug(slug);
     if (!view) throw notFound(`view '${slug}' does not exist`);
-    const { runtime, policies } = await dataAccessById(ctx, services, view.workspaceId, false, principal);
+    const { runtime, policies } = await dataAccessById(ctx, services, view.workspaceId, false, view.uuid);
     const request = parseReadRequest(ctx.query as QueryParams);
     ctx.body = await listRecords(runtime, readScope(runtime, view.entity, policies.read, view.uuid), request, options);
   });

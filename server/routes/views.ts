@@ -3,15 +3,14 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { ViewRecord } from '../../core/control/types.ts';
 import { notFound } from '../../core/errors.ts';
-import { authorizeOwner } from '../../plugins/auth/authorize.ts';
 import type { Services } from '../services.ts';
-import { principalOf } from './context.ts';
+import { ownerAccess, requireBearer } from './context.ts';
 
 export async function ownedView(ctx: Context, services: Services, uuid: string): Promise<ViewRecord> {
-  const principal = await principalOf(ctx, services);
+  requireBearer(ctx);
   const view = await services.store.findView(uuid);
   if (!view) throw notFound(`view '${uuid}' does not exist`);
-  authorizeOwner(principal, view.workspaceId);
+  await ownerAccess(ctx, services, view.workspaceId);
   return view;
 }
 

@@ -1,0 +1,67 @@
+/**
+ * External identity provider tokens (spec "Authentication" rules 3-4, DESIGN §10): RSA/EC/EdDSA
+ * signatures only, exact issuer match, audience only when configured, `sub` and `exp` required,
+ * 30 s clock tolerance. Messages are the spec's 401 messages.
+ */
+import { errors, jwtVerify, type JWTPayload } from 'jose';
+import type { IdentityProviderConfig } from '../../../core/control/types.ts';
+import { ApiError } from '../../../core/errors.ts';
+import type { AuthPlugin, AuthRequest, Principal } from '../auth-plugin.ts';
+import { looksLikeJwt, unverifiedIssuer } from '../jwt-shape.ts';
+import { KeySetCache } from './key-sets.ts';
+
+export const MESSAGES = {
+  notConfigured: 'no external identity provider configured for this workspace',
+  issuer: 'token issuer does not match configured identity provider',
+  audience: 'token audience does not match configured audience',
+  expired: 'token has expired',
+  invalid: 'invalid token',
+} as const;
+
+const ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'];
+
+export type IdentityProviderLookup = (workspaceId: string) => Promise<IdentityProviderConfig | null>;
+
+const unauthorized = (message: string): ApiError => new ApiError('UNAUTHORIZED', message);
+
+function translate(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  if (error instanceof errors.JWTExpired) return unauthorized(MESSAGES.expired);
+  if (error instanceof errors.JWTClaimValidationFailed) {
+    if (error.reason === 'missing' && (error.claim === 'sub' || error.claim === 'exp')) return unauthorized(`token is missing required claim: ${error.claim}`);
+    if (error.claim === 'aud') return unauthorized(MESSAGES.audience);
+    if (error.claim === 'iss') return unauthorized(MESSAGES.issuer);
+  }
+  return unauthorized(MESSAGES.invalid);
+}
+
+function checkClaims(payload: JWTPayload): void {
+  if (typeof payload.sub !== 'string' || payload.sub === '') throw unauthorized('token is missing required claim: sub');
+}
+
+export function externalJwtPlugin(lookup: IdentityProviderLookup, keySets = new KeySetCache()): AuthPlugin {
+  return {
+    name: 'external-jwt',
+    async authenticate(request: AuthRequest): Promise<Principal | null> {
+      if (!request.workspaceId || !looksLikeJwt(request.token)) return null;
+      const config = await lookup(request.workspaceId);
+      if (!config || !config.enabled) throw unauthorized(MESSAGES.notConfigured);
+      // Only `iss` is read before verification, and only to fail fast with the spec's message.
+      if (unverifiedIssuer(request.token) !== config.issuerUrl) throw unauthorized(MESSAGES.issuer);
+      try {
+        const keys = await keySets.forProvider(config.issuerUrl, config.jwksUri);
+        const { payload } = await jwtVerify(request.token, keys, {
+          issuer: config.issuerUrl,
+          ...(config.audience ? { audience: config.audience } : {}),
+          algorithms: ALGORITHMS,
+          clockTolerance: 30,
+          requiredClaims: ['sub', 'exp'],
+        });
+        checkClaims(payload);
+        return { kind: 'external', workspaceId: request.workspaceId, subject: payload.sub as string, claims: payload, permissions: config.defaultPermissions };
+      } catch (error) {
+        throw translate(error);
+      }
+    },
+  };
+}
