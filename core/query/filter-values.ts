@@ -37,7 +37,15 @@ function coerce(target: Target, text: string): unknown {
   return result.value;
 }
 
+/** True when the LIKE pattern ends in an unpaired escape character, which the database refuses. */
+function endsWithEscape(pattern: string): boolean {
+  const trailing = /\\*$/.exec(pattern)?.[0].length ?? 0;
+  return trailing % 2 === 1;
+}
+
 export function coerceFilterValue(target: Target, op: FilterOperator, text: string): unknown {
+  // No text column can hold U+0000 (PostgreSQL refuses it outright): a plain 400, not a driver error.
+  if (text.includes('\u0000')) throw badRequest(`filter: the value for '${targetName(target)}' contains the NUL character (U+0000)`);
   if (op === 'isNull') {
     if (text !== 'true' && text !== 'false') throw badRequest(`filter: isNull takes true or false, got '${text}'`);
     return text === 'true';
@@ -46,6 +54,7 @@ export function coerceFilterValue(target: Target, op: FilterOperator, text: stri
     if (op === 'contains') return `%${escapeLike(text)}%`;
     if (op === 'startsWith') return `${escapeLike(text)}%`;
     if (op === 'endsWith') return `%${escapeLike(text)}`;
+    if (endsWithEscape(text)) throw badRequest(`filter: a ${op} pattern must not end with the escape character '\\'`);
     return text;
   }
   if (op === 'in' || op === 'nin') return text.split(',').map((item) => coerce(target, item));
