@@ -137,6 +137,12 @@ export interface Dialect extends SqlRenderer {
   /** Runs an upsert on exactly `conflictColumns` and reports what happened to the rows. */
   upsert(db: Executor, statement: UpsertStatement, config: DatabaseConfig): Promise<UpsertOutcome>;
 
+  /**
+   * True when the vendor's upsert matches on any unique key of the table rather than only the
+   * named conflict columns (MySQL `ON DUPLICATE KEY UPDATE`); bulk results then carry a warning.
+   */
+  readonly upsertMatchesAnyUniqueKey: boolean;
+
   /** Largest number of bound parameters one statement may carry. */
   readonly maxParams: number;
 

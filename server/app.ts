@@ -3,6 +3,7 @@ import Koa from 'koa';
 import { errorMiddleware } from './middleware/errors.ts';
 import { requestLog } from './middleware/request-log.ts';
 import { adminRoutes } from './routes/admin.ts';
+import { bulkRoutes } from './routes/bulk.ts';
 import { columnRoutes } from './routes/columns.ts';
 import { healthRoutes } from './routes/health.ts';
 import { oauthRoutes } from './routes/oauth.ts';
@@ -25,6 +26,7 @@ export function createApp(services: Services): Koa {
     viewRoutes(services),
     rlsRuleRoutes(services),
     columnRoutes(services),
+    bulkRoutes(services),
     viewDataRoutes(services),
     recordRoutes(services),
   ]) {

@@ -46,6 +46,7 @@ export function createPostgresDialect(
     quoteIdent,
     placeholder,
     maxParams: 65535,
+    upsertMatchesAnyUniqueKey: false,
     formula: postgresFormula,
     connect: connector,
     introspect: (db: Executor, config: DatabaseConfig) => introspectPostgres(db, schemaOf(config)),

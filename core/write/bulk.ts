@@ -1,0 +1,174 @@
+/**
+ * Bulk insert with upsert (spec "Bulk insert", DESIGN §8, §12): rows are validated one by one,
+ * failing rows are reported and left out, the rest is written in one transaction through the
+ * dialect's upsert. A database refusal rolls everything back and answers with the counts.
+ */
+import type { WorkspaceRuntime } from '../control/runtime.ts';
+import { ApiError, type FieldProblem } from '../errors.ts';
+import type { ReadScope } from '../query/plan.ts';
+import type { Entity, Field } from '../schema/model.ts';
+import type { ConflictAction, Executor, UpsertOutcome } from '../../dialects/dialect.ts';
+import { readBulkRequest, type BulkRequest } from './bulk-request.ts';
+import { hiddenConflicts } from './bulk-visibility.ts';
+import { translateDbError } from './db-errors.ts';
+import { migrationBlocksWrites, type WritePolicy } from './records.ts';
+import { checkRow, type RowValues } from './validate.ts';
+
+export interface BulkError {
+  row: number;
+  field?: string;
+  code: string;
+  message: string;
+}
+
+export interface BulkResult {
+  viewUuid: string;
+  totalCount: number;
+  successCount: number;
+  failureCount: number;
+  skippedCount: number;
+  errors: BulkError[];
+  warnings?: string[];
+}
+
+export interface ValidRow {
+  readonly index: number;
+  readonly values: RowValues;
+}
+
+function rowProblems(index: number, problems: readonly FieldProblem[]): BulkError[] {
+  return problems.map((p) => ({ row: index, field: p.field, code: 'VALIDATION_FAILED', message: `${p.field} ${p.message}` }));
+}
+
+/** Read-only fields make the whole request wrong, not one row (DESIGN §12 "Bad input"). */
+function refuseReadOnly(problems: Map<number, FieldProblem[]>): void {
+  const readOnly = [...problems.entries()].flatMap(([row, list]) => list.filter((p) => p.rule === 'readOnly').map((p) => ({ row, ...p })));
+  if (readOnly.length > 0) {
+    throw new ApiError('VALIDATION_FAILED', `rows write read-only fields: ${[...new Set(readOnly.map((p) => p.field))].join(', ')}`, readOnly);
+  }
+}
+
+function validateRows(scope: ReadScope, policy: WritePolicy, request: BulkRequest): { valid: ValidRow[]; errors: BulkError[] } {
+  const entity = scope.root.entity;
+  const allowGeneratedId = request.action !== 'ERROR' && request.conflictFields.includes(entity.idField.name);
+  const valid: ValidRow[] = [];
+  const errors: BulkError[] = [];
+  const problemsByRow = new Map<number, FieldProblem[]>();
+  request.rows.forEach((row, index) => {
+    if (typeof row !== 'object' || row === null || Array.isArray(row)) {
+      errors.push({ row: index, code: 'VALIDATION_FAILED', message: 'a row must be a JSON object' });
+      return;
+    }
+    const { values, problems } = checkRow(scope.root, row as Record<string, unknown>, 'create', { allowGeneratedId });
+    if (problems.length > 0) {
+      problemsByRow.set(index, problems);
+      errors.push(...rowProblems(index, problems));
+      return;
+    }
+    try {
+      policy.prepareCreate(entity, values);
+      valid.push({ index, values });
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      errors.push({ row: index, code: error.code, message: error.message });
+    }
+  });
+  refuseReadOnly(problemsByRow);
+  return { valid, errors };
+}
+
+function conflictKey(row: ValidRow, fields: readonly Field[]): string | null {
+  const parts = fields.map((f) => row.values.get(f));
+  return parts.some((p) => p === undefined || p === null) ? null : JSON.stringify(parts.map(String));
+}
+
+/** Rows sharing a conflict key: the last one wins, the others are skipped (one statement may not touch a row twice). */
+function dedupe(rows: readonly ValidRow[], fields: readonly Field[], action: ConflictAction): { kept: ValidRow[]; skipped: number } {
+  if (action === 'ERROR') return { kept: [...rows], skipped: 0 };
+  const lastIndex = new Map<string, number>();
+  for (const row of rows) {
+    const key = conflictKey(row, fields);
+    if (key !== null) lastIndex.set(key, row.index);
+  }
+  const kept = rows.filter((row) => {
+    const key = conflictKey(row, fields);
+    return key === null || lastIndex.get(key) === row.index;
+  });
+  return { kept, skipped: rows.length - kept.length };
+}
+
+function groupByColumns(rows: readonly ValidRow[]): ValidRow[][] {
+  const groups = new Map<string, ValidRow[]>();
+  for (const row of rows) {
+    const key = [...row.values.keys()].map((f) => f.column).join('\u0000');
+    groups.set(key, [...(groups.get(key) ?? []), row]);
+  }
+  return [...groups.values()];
+}
+
+async function writeGroup(runtime: WorkspaceRuntime, tx: Executor, entity: Entity, rows: ValidRow[], request: BulkRequest): Promise<UpsertOutcome> {
+  const fields = [...(rows[0]?.values.keys() ?? [])];
+  const conflictColumns = request.conflictFields.map((name) => entity.fieldsByName.get(name)?.column ?? name);
+  const updateColumns = fields.filter((f) => !conflictColumns.includes(f.column) && f.autoTimestamp !== 'create').map((f) => f.column);
+  const perStatement = Math.max(1, Math.floor(runtime.dialect.maxParams / Math.max(1, fields.length)));
+  const total = { inserted: 0, updated: 0, ignored: 0 };
+  for (let start = 0; start < rows.length; start += perStatement) {
+    const chunk = rows.slice(start, start + perStatement);
+    const outcome = await runtime.dialect.upsert(tx, {
+      table: entity.table,
+      columns: fields.map((f) => f.column),
+      rows: chunk.map((row) => fields.map((f) => runtime.dialect.encodeValue(f.type, row.values.get(f)))),
+      returning: entity.idField.column,
+      conflictColumns,
+      action: request.action,
+      updateColumns,
+    }, runtime.config);
+    total.inserted += outcome.inserted;
+    total.updated += outcome.updated;
+    total.ignored += outcome.ignored;
+  }
+  return total;
+}
+
+function warningsOf(runtime: WorkspaceRuntime, entity: Entity, request: BulkRequest): string[] | undefined {
+  if (!runtime.dialect.upsertMatchesAnyUniqueKey || request.action === 'ERROR') return undefined;
+  const others = entity.uniqueKeys.filter((k) => k.fields.join() !== request.conflictFields.join());
+  if (others.length === 0) return undefined;
+  return [`on ${runtime.dialect.name} a row also matches an existing row through the unique key(s) ${others.map((k) => `[${k.fields.join(', ')}]`).join(', ')}`];
+}
+
+function refused(error: unknown, result: BulkResult, runtime: WorkspaceRuntime, entity: Entity): unknown {
+  const translated = translateDbError(runtime.dialect, entity, error);
+  if (!(translated instanceof ApiError)) return translated;
+  const message = translated.code === 'CONFLICT' ? `the database refused the batch: ${translated.message}; nothing was written` : `${translated.message}; nothing was written`;
+  return new ApiError(translated.code, message, translated.details, { result: { ...result, successCount: 0, skippedCount: 0, failureCount: result.totalCount } });
+}
+
+export async function bulkInsert(runtime: WorkspaceRuntime, scope: ReadScope, policy: WritePolicy, viewUuid: string, body: unknown): Promise<BulkResult> {
+  migrationBlocksWrites(scope);
+  const entity = scope.root.entity;
+  const request = readBulkRequest(body, entity);
+  const { valid, errors } = validateRows(scope, policy, request);
+  const conflictFields = request.conflictFields.map((name) => entity.fieldsByName.get(name)).filter((f): f is Field => f !== undefined);
+  const { kept, skipped } = dedupe(valid, conflictFields, request.action);
+  const result: BulkResult = {
+    viewUuid, totalCount: request.rows.length, successCount: 0, failureCount: 0, skippedCount: skipped, errors,
+    ...(warningsOf(runtime, entity, request) ? { warnings: warningsOf(runtime, entity, request) } : {}),
+  };
+  try {
+    await runtime.driver.transaction(async (tx) => {
+      const { writable, hidden } = await hiddenConflicts(runtime, tx, scope, kept, conflictFields, request.action);
+      errors.push(...hidden);
+      for (const group of groupByColumns(writable)) {
+        const outcome = await writeGroup(runtime, tx, entity, group, request);
+        result.successCount += outcome.inserted + outcome.updated;
+        result.skippedCount += outcome.ignored;
+      }
+    });
+  } catch (error) {
+    throw refused(error, result, runtime, entity);
+  }
+  errors.sort((a, b) => a.row - b.row);
+  result.failureCount = new Set(errors.map((e) => e.row)).size;
+  return result;
+}

@@ -1,0 +1,26 @@
+/** Bulk insert `POST /api/data/bulk/{viewUuid}/insert` (spec "Bulk insert"). */
+import Router from '@koa/router';
+import { notFound } from '../../core/errors.ts';
+import { readScope } from '../../core/query/read.ts';
+import { bulkInsert } from '../../core/write/bulk.ts';
+import { jsonBody } from '../middleware/json-body.ts';
+import type { Services } from '../services.ts';
+import { dataAccessById, requireBearer } from './context.ts';
+
+export function bulkRoutes(services: Services): Router {
+  const router = new Router({ prefix: '/api/data/bulk' });
+  const body = jsonBody(services.settings.jsonLimitBytes);
+
+  router.post('/:viewUuid/insert', body, async (ctx) => {
+    requireBearer(ctx);
+    const uuid = (ctx.params as Record<string, string>).viewUuid ?? '';
+    const view = await services.store.findView(uuid);
+    if (!view) throw notFound(`view '${uuid}' does not exist`);
+    const { runtime, policies } = await dataAccessById(ctx, services, view.workspaceId, true, view.uuid);
+    const scope = readScope(runtime, view.entity, policies.read, view.uuid);
+    ctx.body = { data: await bulkInsert(runtime, scope, policies.write, view.uuid, ctx.request.body) };
+    ctx.status = 201;
+  });
+
+  return router;
+}
