@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { checkFormula, evaluateFormula, FormulaEvaluationError, parseFormula } from '../../core/formula/index.ts';
+import { checkFormula, evaluateFormula, FormulaEvaluationError, parseFormula, type FormulaRow } from '../../core/formula/index.ts';
 import { examples, exampleRow } from './examples.ts';
 import { context } from './fixtures.ts';
 
-const evaluate = (text: string, row = exampleRow, now?: Date) =>
+const evaluate = (text: string, row: FormulaRow = exampleRow, now?: Date) =>
   evaluateFormula(checkFormula(parseFormula(text), context), row, now ? { now } : {});
 
 describe('evaluator: the agreed meaning', () => {
