@@ -3,6 +3,7 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import { applyEntityOptions } from '../../core/control/entity-options.ts';
 import { readIdentityProvider } from '../../core/control/identity-provider.ts';
+import { readMigrationFlag } from '../../core/control/migration-flag.ts';
 import { PayloadReader, SLUG } from '../../core/control/payload.ts';
 import type { WorkspaceRuntime } from '../../core/control/runtime.ts';
 import { createWorkspace, syncById } from '../../core/control/workspaces.ts';
@@ -68,6 +69,23 @@ export function adminRoutes(services: Services): Router {
     await store.saveEntityOptions(runtime.workspace.id, entity.name, options);
     workspaces.invalidate(runtime.workspace.id);
     ctx.body = { data: { name: entity.name, table: entity.table, ...options } };
+  });
+
+  router.put(`${ws}/entities/:entity/migration`, body, async (ctx) => {
+    const runtime = await ownedWorkspace(ctx, services);
+    const entity = runtime.entity(param(ctx, 'entity'));
+    const flag = readMigrationFlag(ctx.request.body);
+    await store.saveMigration(runtime.workspace.id, entity.name, flag);
+    workspaces.invalidate(runtime.workspace.id);
+    ctx.body = { data: { entity: entity.name, ...flag } };
+  });
+
+  router.delete(`${ws}/entities/:entity/migration`, async (ctx) => {
+    const runtime = await ownedWorkspace(ctx, services);
+    const entity = runtime.entity(param(ctx, 'entity'));
+    await store.saveMigration(runtime.workspace.id, entity.name, null);
+    workspaces.invalidate(runtime.workspace.id);
+    ctx.status = 204;
   });
 
   router.post(`${ws}/api-keys`, body, async (ctx) => {

@@ -1,0 +1,14 @@
+/** PUT …/entities/{entity}/migration (DESIGN §10, §12): which operations a migration blocks. */
+import { PayloadReader } from './payload.ts';
+import type { MigrationFlag } from './types.ts';
+
+export const DEFAULT_RETRY_AFTER_SECONDS = 30;
+
+export function readMigrationFlag(body: unknown): MigrationFlag {
+  const reader = new PayloadReader(body ?? {}, ['blocksReads', 'blocksWrites', 'retryAfterSeconds']);
+  const blocksReads = reader.boolean('blocksReads') ?? false;
+  const blocksWrites = reader.boolean('blocksWrites') ?? true;
+  const retryAfterSeconds = reader.integer('retryAfterSeconds', 1, 86_400) ?? DEFAULT_RETRY_AFTER_SECONDS;
+  reader.done();
+  return { blocksReads, blocksWrites, retryAfterSeconds };
+}
