@@ -1,0 +1,129 @@
+/**
+ * The MySQL / MariaDB dialect (MySQL 8, MariaDB 10.11). One registry name, 'mysql', for both:
+ * the few differences (upsert row alias, INSERT … RETURNING, JSON as LONGTEXT) are decided per
+ * server from its VERSION(), read once per pool.
+ */
+import { ident, render, sql, type CompiledSql, type Sql } from '../../core/sql.ts';
+import type { ColumnType } from '../../core/schema/introspection.ts';
+import type { FormulaDialect } from '../../core/formula/formula-dialect.ts';
+import type { DatabaseConfig, Dialect, Executor, InsertStatement, UpsertStatement } from '../dialect.ts';
+import { createMysqlDriver } from './mysql-driver.ts';
+import { mapMysqlError } from './mysql-errors.ts';
+import { introspectMysql } from './mysql-introspector.ts';
+import { runInsert, runUpsert, serverOf } from './mysql-upsert.ts';
+
+// TEMP until the formula compiler lands: replaced by './mysql-formula.ts'.
+const mysqlFormula = { vendor: 'mysql' } as unknown as FormulaDialect;
+
+function quoteIdent(name: string): string {
+  return `\`${name.replace(/`/g, '``')}\``;
+}
+
+function placeholder(): string {
+  return '?';
+}
+
+const renderer = { quoteIdent, placeholder };
+
+function pad(n: number, width = 2): string {
+  return String(n).padStart(width, '0');
+}
+
+/** 'YYYY-MM-DD HH:MM:SS.fff' in UTC: the literal form DATETIME(3) and TIMESTAMP(3) accept. */
+function timestampText(value: Date): string {
+  return (
+    `${pad(value.getUTCFullYear(), 4)}-${pad(value.getUTCMonth() + 1)}-${pad(value.getUTCDate())} ` +
+    `${pad(value.getUTCHours())}:${pad(value.getUTCMinutes())}:${pad(value.getUTCSeconds())}.${pad(value.getUTCMilliseconds(), 3)}`
+  );
+}
+
+function encodeValue(type: ColumnType, value: unknown): unknown {
+  if (value === null || value === undefined) return null;
+  switch (type) {
+    case 'json':
+      return JSON.stringify(value);
+    case 'boolean':
+      return typeof value === 'boolean' ? (value ? 1 : 0) : value;
+    case 'timestamp': {
+      // Core hands over ISO text with a zone; sessions run in UTC, so UTC text is the instant.
+      const date = value instanceof Date ? value : typeof value === 'string' ? new Date(value) : null;
+      return date && !Number.isNaN(date.getTime()) ? timestampText(date) : value;
+    }
+    default:
+      if (typeof value === 'boolean') return value ? 1 : 0;
+      return value instanceof Date ? timestampText(value) : value;
+  }
+}
+
+/**
+ * `CAST(expr AS CHAR CHARACTER SET utf8mb4)` makes any column (numbers, dates, other charsets)
+ * text for LIKE. A LIKE under the column's collation would follow it (`_ci` collations ignore
+ * case and accents), so the comparison is forced to utf8mb4_bin: code points, as PostgreSQL
+ * compares; case-insensitive matching lowers both sides first. The SQL text must read `'\\\\'`
+ * (backslash is MySQL's string escape too; sessions never run NO_BACKSLASH_ESCAPES).
+ */
+function like(expr: Sql, pattern: Sql, caseInsensitive: boolean): Sql {
+  const text = sql`CAST(${expr} AS CHAR CHARACTER SET utf8mb4)`;
+  // The template's `\\\\` is two backslashes of SQL text: the string literal '\\' holds one.
+  return caseInsensitive
+    ? sql`LOWER(${text}) COLLATE utf8mb4_bin LIKE LOWER(${pattern}) ESCAPE '\\\\'`
+    : sql`${text} COLLATE utf8mb4_bin LIKE ${pattern} ESCAPE '\\\\'`;
+}
+
+/**
+ * EXPLAIN's `rows` per table of the top-level SELECT, times `filtered`% where reported (MySQL;
+ * MariaDB's plain EXPLAIN has no such column), multiplied over the joined tables. The reads
+ * core issues join many-to-one (eq_ref: 1 row per row), so the product is the driving table's
+ * estimate even when the optimizer reorders the joins.
+ */
+async function estimateRows(db: Executor, select: CompiledSql): Promise<number | null> {
+  const result = await db.query({ text: `EXPLAIN ${select.text}`, params: select.params });
+  const top = result.rows.filter((row) => String(row.id ?? '1') === '1');
+  if (top.length === 0) return null;
+  let estimate = 1;
+  for (const row of top) {
+    const rows = Number(row.rows);
+    if (!Number.isFinite(rows)) return null;
+    const filtered = row.filtered == null ? 100 : Number(row.filtered);
+    estimate *= rows * (Number.isFinite(filtered) ? filtered / 100 : 1);
+  }
+  return estimate;
+}
+
+export function createMysqlDialect(name = 'mysql'): Dialect {
+  const tableRef = (table: string, config: DatabaseConfig): Sql => (config.schema ? ident(config.schema, table) : ident(table));
+  const renderSql = (fragment: Sql): CompiledSql => render(fragment, renderer);
+  return {
+    name,
+    quoteIdent,
+    placeholder,
+    // Prepared statements carry at most 65535 parameters (a 2-byte count in COM_STMT_PREPARE_OK).
+    maxParams: 65535,
+    // ON DUPLICATE KEY UPDATE has no conflict target: any primary or unique key fires it.
+    upsertMatchesAnyUniqueKey: true,
+    formula: mysqlFormula,
+    connect: async (config: DatabaseConfig) => createMysqlDriver(config),
+    introspect: (db: Executor, config: DatabaseConfig) => introspectMysql(db, config.schema),
+    tableRef,
+    paginate: (limit: number, offset: number) => sql` LIMIT ${limit} OFFSET ${offset}`,
+    // MySQL sorts NULL first ascending and has no NULLS LAST: sort on "is null" first.
+    orderTerm: (expr: Sql, direction: 'asc' | 'desc') =>
+      direction === 'asc' ? sql`${expr} IS NULL, ${expr} ASC` : sql`${expr} IS NOT NULL, ${expr} DESC`,
+    like,
+    predicateAsValue: (predicate: Sql) => sql`(${predicate})`,
+    encodeValue,
+    updateStatement: (table: Sql, alias: string, assignments: Sql, where: Sql) =>
+      sql`UPDATE ${table} AS ${ident(alias)} SET ${assignments} WHERE ${where}`,
+    // A single-table DELETE takes no alias; the multi-table form names the alias to delete from.
+    deleteStatement: (table: Sql, alias: string, where: Sql) => sql`DELETE ${ident(alias)} FROM ${table} AS ${ident(alias)} WHERE ${where}`,
+    async insert(db: Executor, statement: InsertStatement, config: DatabaseConfig): Promise<unknown[]> {
+      return runInsert(db, renderSql, tableRef(statement.table, config), statement, await serverOf(db));
+    },
+    upsert: (db: Executor, statement: UpsertStatement, config: DatabaseConfig) =>
+      runUpsert(db, renderSql, tableRef(statement.table, config), statement),
+    estimateRows,
+    mapError: mapMysqlError,
+  };
+}
+
+export const mysqlDialect = createMysqlDialect();

@@ -1,0 +1,200 @@
+/**
+ * A mysql2 pool against MySQL 8 or MariaDB 10.11 (DESIGN §1).
+ *
+ * Values handed to core (core/schema/values.ts): DATE as 'YYYY-MM-DD' text, DATETIME and
+ * TIMESTAMP as Dates read as UTC (sessions run with time_zone '+00:00'), DECIMAL and BIGINT as
+ * strings, JSON as its text, tinyint(1) as 0/1 (the introspector calls it 'boolean').
+ *
+ * Statements run as server-side prepared statements (`execute`), so values never pass through
+ * client-side escaping; the few statements the prepared protocol refuses fall back to `query`.
+ *
+ * Affected rows: connections are opened WITHOUT the CLIENT_FOUND_ROWS flag, so an
+ * INSERT … ON DUPLICATE KEY UPDATE reports 1 per inserted row, 2 per changed row and 0 per row
+ * left as it was — unambiguous even for a single row (with FOUND_ROWS an unchanged row counts 1,
+ * like an insert). UPDATE statements still report the rows they *matched*, as core expects (an
+ * update writing the same values is not a 404): the driver reads "Rows matched: N" from the OK
+ * packet's info text, which the server sends for every UPDATE ("mysql_info()" in the C API docs).
+ */
+import mysql from 'mysql2/promise';
+import type { CompiledSql } from '../../core/sql.ts';
+import type { DatabaseConfig, Driver, Executor, QueryResult } from '../dialect.ts';
+
+/** What the dialect needs to know about the server, read once per pool. */
+export interface MysqlServerInfo {
+  readonly version: string;
+  readonly mariadb: boolean;
+  /** [major, minor, patch] of the server version. */
+  readonly versionNumbers: readonly [number, number, number];
+  /** @@auto_increment_increment: the step between ids of one multi-row insert. */
+  readonly autoIncrementIncrement: number;
+}
+
+export interface MysqlQueryResult extends QueryResult {
+  /** First generated AUTO_INCREMENT value of the statement (0 when none). */
+  readonly insertId: bigint;
+  /** The OK packet's info text: "Records: 3  Duplicates: 1  Warnings: 0", "Rows matched: …". */
+  readonly info: string;
+}
+
+/** An executor of this driver: results carry insertId and info, and it knows its server. */
+export interface MysqlExecutor extends Executor {
+  query(statement: CompiledSql): Promise<MysqlQueryResult>;
+  server(): Promise<MysqlServerInfo>;
+}
+
+export function isMysqlExecutor(db: Executor): db is MysqlExecutor {
+  return typeof (db as Partial<MysqlExecutor>).server === 'function';
+}
+
+/** ER_UNSUPPORTED_PS: "This command is not supported in the prepared statement protocol yet". */
+const ER_UNSUPPORTED_PS = 1295;
+
+/**
+ * Per session: UTC, strict mode (a too-long string is an error, not a silent truncation), and
+ * backslash as the string escape character (the LIKE emission writes ESCAPE '\\').
+ */
+const SESSION_SETUP = `SET SESSION time_zone = '+00:00',
+  SESSION sql_mode = TRIM(BOTH ',' FROM CONCAT(
+    REPLACE(CONCAT(',', @@SESSION.sql_mode, ','), ',NO_BACKSLASH_ESCAPES,', ','),
+    IF(@@SESSION.sql_mode LIKE '%STRICT_%', '', 'STRICT_TRANS_TABLES')))`;
+
+type PoolConnection = mysql.PoolConnection;
+type Raw = mysql.RowDataPacket[] | mysql.ResultSetHeader | unknown;
+
+interface ErrorWithErrno {
+  errno?: unknown;
+}
+
+function toResult(raw: Raw): MysqlQueryResult {
+  if (Array.isArray(raw)) return { rows: raw as Record<string, unknown>[], affectedRows: 0, insertId: 0n, info: '' };
+  const header = (raw ?? {}) as Partial<mysql.ResultSetHeader>;
+  const info = typeof header.info === 'string' ? header.info : '';
+  const matched = /Rows matched:\s*(\d+)/i.exec(info);
+  return {
+    rows: [],
+    affectedRows: matched ? Number(matched[1]) : Number(header.affectedRows ?? 0),
+    // bigNumberStrings: an id beyond 2^53 arrives as text.
+    insertId: BigInt(header.insertId ?? 0),
+    info,
+  };
+}
+
+async function run(conn: PoolConnection, statement: CompiledSql): Promise<MysqlQueryResult> {
+  const params = statement.params as unknown[];
+  try {
+    const [raw] = await conn.execute(statement.text, params as never);
+    return toResult(raw);
+  } catch (error) {
+    if ((error as ErrorWithErrno).errno !== ER_UNSUPPORTED_PS) throw error;
+    const [raw] = await conn.query(statement.text, params);
+    return toResult(raw);
+  }
+}
+
+function parseVersion(version: string): [number, number, number] {
+  const [major = 0, minor = 0, patch = 0] = (/^(\d+)\.(\d+)\.(\d+)/.exec(version) ?? []).slice(1).map(Number);
+  return [major, minor, patch];
+}
+
+async function readServerInfo(conn: PoolConnection): Promise<MysqlServerInfo> {
+  const [rows] = await conn.query('SELECT VERSION() AS version, @@auto_increment_increment AS step');
+  const row = (rows as Record<string, unknown>[])[0] ?? {};
+  const version = String(row.version ?? '');
+  return {
+    version,
+    mariadb: /mariadb/i.test(version),
+    versionNumbers: parseVersion(version),
+    autoIncrementIncrement: Math.max(1, Number(row.step ?? 1)),
+  };
+}
+
+/** Pool options: see mysql2's "Using connection pools" and the typeCast/dateStrings notes. */
+function poolOptions(config: DatabaseConfig): mysql.PoolOptions {
+  if (!config.url) throw new Error('a mysql workspace needs database.url (mysql://user:pass@host:3306/db)');
+  return {
+    uri: config.url,
+    connectionLimit: config.poolSize ?? 10,
+    charset: 'utf8mb4_unicode_ci',
+    timezone: 'Z',
+    dateStrings: ['DATE'],
+    supportBigNumbers: true,
+    bigNumberStrings: true,
+    decimalNumbers: false,
+    jsonStrings: true,
+    flags: ['-FOUND_ROWS'],
+    // Prepared statements are cached per connection; the server caps them globally
+    // (max_prepared_stmt_count, 16382 by default), so each connection keeps few.
+    maxPreparedStatements: 256,
+    enableKeepAlive: true,
+  };
+}
+
+export function createMysqlDriver(config: DatabaseConfig): Driver & MysqlExecutor {
+  const pool = mysql.createPool(poolOptions(config));
+  // An idle connection losing its server must not crash the process; the pool replaces it.
+  pool.on('connection', (conn) => conn.on('error', () => undefined));
+  const prepared = new WeakSet<object>();
+  let serverInfo: Promise<MysqlServerInfo> | undefined;
+
+  async function acquire(): Promise<PoolConnection> {
+    const conn = await pool.getConnection();
+    const core = conn.connection as unknown as object;
+    if (prepared.has(core)) return conn;
+    try {
+      await conn.query(SESSION_SETUP);
+      prepared.add(core);
+      return conn;
+    } catch (error) {
+      conn.destroy();
+      throw error;
+    }
+  }
+
+  async function withConnection<T>(work: (conn: PoolConnection) => Promise<T>): Promise<T> {
+    const conn = await acquire();
+    try {
+      return await work(conn);
+    } finally {
+      conn.release();
+    }
+  }
+
+  const server = (): Promise<MysqlServerInfo> => {
+    serverInfo ??= withConnection(readServerInfo).catch((error: unknown) => {
+      serverInfo = undefined;
+      throw error;
+    });
+    return serverInfo;
+  };
+
+  return {
+    query: (statement: CompiledSql) => withConnection((conn) => run(conn, statement)),
+    server,
+    async transaction<T>(work: (tx: Executor) => Promise<T>): Promise<T> {
+      const conn = await acquire();
+      const tx: MysqlExecutor = { query: (statement) => run(conn, statement), server };
+      try {
+        await conn.beginTransaction();
+        const result = await work(tx);
+        await conn.commit();
+        conn.release();
+        return result;
+      } catch (error) {
+        try {
+          await conn.rollback();
+          conn.release();
+        } catch {
+          // The connection is gone or unusable: never hand it back to the pool.
+          conn.destroy();
+        }
+        throw error;
+      }
+    },
+    async ping(): Promise<void> {
+      await withConnection((conn) => conn.query('SELECT 1'));
+    },
+    async close(): Promise<void> {
+      await pool.end();
+    },
+  };
+}
