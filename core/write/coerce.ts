@@ -80,6 +80,8 @@ function coerceTimestamp(value: unknown): Coerced {
 }
 
 function coerceText(value: unknown, fromText: boolean): Coerced {
+  // No text column of PostgreSQL can hold U+0000; refusing it everywhere keeps vendors alike (DESIGN §4).
+  if (typeof value === 'string' && value.includes('\u0000')) return fail('must not contain the NUL character (U+0000)');
   if (typeof value === 'string') return ok(value);
   if (fromText && (typeof value === 'number' || typeof value === 'boolean')) return ok(String(value));
   return fail('must be a string');
