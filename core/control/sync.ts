@@ -7,13 +7,23 @@ import type { Dialect, Driver } from '../../dialects/dialect.ts';
 import { buildModel, defaultViewSlug, diffSchemas, displayName, schemaHash } from '../schema/index.ts';
 import type { Drift } from '../schema/drift.ts';
 import type { Entity, SchemaModel } from '../schema/model.ts';
+import { brokenReason } from './computed.ts';
 import type { ControlStore } from './store.ts';
 import type { ColumnRecord, ViewRecord, WorkspaceRecord } from './types.ts';
+
+export interface BrokenColumn {
+  uuid: string;
+  viewUuid: string;
+  fieldName: string;
+  reason: string;
+}
 
 export interface SyncResult {
   hash: string;
   drift: Drift;
   skippedTables: { table: string; reason: string }[];
+  /** Computed columns whose formula no longer compiles against the new schema (spec rule 11). */
+  brokenColumns: BrokenColumn[];
 }
 
 function isRelationshipField(entity: Entity, fieldName: string): boolean {
@@ -74,6 +84,22 @@ export function widgetTypeOf(type: string): string {
   }
 }
 
+/** Re-checks every computed column: newly broken ones are marked, mended ones cleared. */
+async function recheckComputed(store: ControlStore, workspace: WorkspaceRecord, model: SchemaModel): Promise<BrokenColumn[]> {
+  const broken: BrokenColumn[] = [];
+  const views = new Map((await store.listViews(workspace.id)).map((v) => [v.uuid, v]));
+  const entities = new Map((await store.listEntities(workspace.id)).map((e) => [e.name, e]));
+  for (const column of await store.listWorkspaceColumns(workspace.id)) {
+    if (column.kind !== 'COMPUTED' || column.formula === null) continue;
+    const entity = model.entities.get(views.get(column.viewUuid)?.entity ?? '');
+    if (!entity) continue;
+    const reason = brokenReason(column.formula, entity, model, entities.get(entity.name)?.options.maxExpandDepth ?? 3);
+    if (reason !== column.broken) await store.updateColumn(column.uuid, { broken: reason });
+    if (reason) broken.push({ uuid: column.uuid, viewUuid: column.viewUuid, fieldName: column.fieldName, reason });
+  }
+  return broken;
+}
+
 async function reconcileEntities(store: ControlStore, workspace: WorkspaceRecord, model: SchemaModel): Promise<void> {
   const known = await store.listEntities(workspace.id);
   for (const entity of known) {
@@ -99,10 +125,12 @@ export async function syncWorkspace(store: ControlStore, workspace: WorkspaceRec
   const hash = schemaHash(schema);
   const drift = diffSchemas(workspace.introspection, schema);
   const model = buildModel(schema);
-  await store.transaction(async (tx) => {
+  const brokenColumns = await store.transaction(async (tx) => {
     await tx.saveIntrospection(workspace.id, schema, hash);
     await reconcileEntities(tx, workspace, model);
+    const broken = await recheckComputed(tx, workspace, model);
     await tx.bumpVersion(workspace.id);
+    return broken;
   });
-  return { hash, drift, skippedTables: [...model.skipped] };
+  return { hash, drift, skippedTables: [...model.skipped], brokenColumns };
 }

@@ -3,9 +3,7 @@ import type { ColumnType } from '../../core/schema/introspection.ts';
 import type { DatabaseConfig, Dialect, Driver, Executor, InsertStatement, UpsertStatement } from '../dialect.ts';
 import { createPgDriver } from './postgres-driver.ts';
 import { mapPostgresError } from './postgres-errors.ts';
-import type { FormulaDialect } from '../../core/formula/formula-dialect.ts';
-// TEMP until the formula compiler lands: replaced by './postgres-formula.ts'.
-const postgresFormula = { vendor: 'postgres' } as unknown as FormulaDialect;
+import { postgresFormula } from './postgres-formula.ts';
 import { introspectPostgres } from './postgres-introspector.ts';
 import { insertHead, runUpsert } from './postgres-upsert.ts';
 
