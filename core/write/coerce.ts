@@ -59,7 +59,9 @@ function coerceBoolean(value: unknown, fromText: boolean): Coerced {
 }
 
 function validDate(y: number, m: number, d: number): boolean {
-  const date = new Date(Date.UTC(y, m - 1, d));
+  // Not Date.UTC: it maps the years 0-99 to 1900-1999, which refused every date before year 100.
+  const date = new Date(0);
+  date.setUTCFullYear(y, m - 1, d);
   return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
 }
 
