@@ -1,8 +1,8 @@
 /**
  * Formula refusals. Every gate-1 and checker refusal is an `INVALID_FORMULA` ApiError whose
  * details are `{ position: { offset, line, column }, reason }` (DESIGN §5); nothing from
- * Chevrotain ever reaches a client. Positions of AST nodes live in a WeakMap so the nodes
- * themselves stay plain data (the print/parse round trip compares them with deep equality).
+ * Chevrotain ever reaches a client. Positions of AST nodes are hidden properties, so the nodes
+ * stay plain data (the print/parse round trip compares them with deep equality).
  */
 import { ApiError } from '../errors.ts';
 import type { Expr } from './ast.ts';
@@ -49,16 +49,20 @@ export function formulaError(reason: FormulaRefusal, message: string, position: 
   return new ApiError('INVALID_FORMULA', message, details);
 }
 
-const positions = new WeakMap<Expr, FormulaPosition>();
+/**
+ * Positions ride on the nodes as a non-enumerable symbol property: invisible to deep equality
+ * and JSON, and cheaper than a WeakMap, whose ephemerons slow every garbage collection.
+ */
+const POSITION = Symbol('formula.position');
 
 export function setPosition<T extends Expr>(node: T, position: FormulaPosition): T {
-  positions.set(node, position);
+  Object.defineProperty(node, POSITION, { value: position, enumerable: false });
   return node;
 }
 
 /** Where a node came from; the start of the formula for trees built by hand. */
 export function positionOf(node: Expr): FormulaPosition {
-  return positions.get(node) ?? START;
+  return (node as unknown as { [POSITION]?: FormulaPosition })[POSITION] ?? START;
 }
 
 /** Position just past the end of `text` (for "unexpected end of formula"). */

@@ -2,8 +2,10 @@
  * The formula grammar (DESIGN §7) as a Chevrotain CstParser. Precedence is by rule layering,
  * loosest first, following PostgreSQL: OR < AND < NOT < IS < comparison < LIKE/IN/BETWEEN
  * < || < + - < * / < unary minus. One instance serves the whole process (`parser.input = …`).
+ * Alternatives of OR are built once per instance, not per call (Chevrotain performance guide:
+ * "caching arrays of alternatives").
  */
-import { CstParser, EOF, type CstNode, type IParserErrorMessageProvider, type IToken, type TokenType } from 'chevrotain';
+import { CstParser, EOF, type CstNode, type IOrAlt, type IParserErrorMessageProvider, type IToken, type TokenType } from 'chevrotain';
 import * as t from './tokens.ts';
 
 function show(token: IToken): string {
@@ -56,16 +58,18 @@ export class FormulaParser extends CstParser {
     });
   });
 
-  notExpr = this.RULE('notExpr', () => {
-    this.OR([
-      {
-        ALT: () => {
-          this.CONSUME(t.Not);
-          this.SUBRULE(this.notExpr);
-        },
+  private readonly notAlts: IOrAlt<unknown>[] = [
+    {
+      ALT: () => {
+        this.CONSUME(t.Not);
+        this.SUBRULE(this.notExpr);
       },
-      { ALT: () => this.SUBRULE(this.isExpr) },
-    ]);
+    },
+    { ALT: () => this.SUBRULE(this.isExpr) },
+  ];
+
+  notExpr = this.RULE('notExpr', () => {
+    this.OR(this.notAlts);
   });
 
   isExpr = this.RULE('isExpr', () => {
@@ -91,36 +95,38 @@ export class FormulaParser extends CstParser {
     this.SUBRULE(this.concatExpr);
     this.OPTION(() => {
       this.OPTION2(() => this.CONSUME(t.Not));
-      this.OR([
-        {
-          ALT: () => {
-            this.CONSUME(t.Like);
-            this.SUBRULE2(this.concatExpr);
-          },
-        },
-        {
-          ALT: () => {
-            this.CONSUME(t.Between);
-            this.SUBRULE3(this.concatExpr);
-            this.CONSUME(t.And);
-            this.SUBRULE4(this.concatExpr);
-          },
-        },
-        {
-          ALT: () => {
-            this.CONSUME(t.In);
-            this.CONSUME(t.LParen);
-            this.SUBRULE(this.expression);
-            this.MANY(() => {
-              this.CONSUME(t.Comma);
-              this.SUBRULE2(this.expression);
-            });
-            this.CONSUME(t.RParen);
-          },
-        },
-      ]);
+      this.OR(this.predicateAlts);
     });
   });
+
+  private readonly predicateAlts: IOrAlt<unknown>[] = [
+    {
+      ALT: () => {
+        this.CONSUME(t.Like);
+        this.SUBRULE2(this.concatExpr);
+      },
+    },
+    {
+      ALT: () => {
+        this.CONSUME(t.Between);
+        this.SUBRULE3(this.concatExpr);
+        this.CONSUME(t.And);
+        this.SUBRULE4(this.concatExpr);
+      },
+    },
+    {
+      ALT: () => {
+        this.CONSUME(t.In);
+        this.CONSUME(t.LParen);
+        this.SUBRULE(this.expression);
+        this.MANY(() => {
+          this.CONSUME(t.Comma);
+          this.SUBRULE2(this.expression);
+        });
+        this.CONSUME(t.RParen);
+      },
+    },
+  ];
 
   concatExpr = this.RULE('concatExpr', () => {
     this.SUBRULE(this.additive);
@@ -146,20 +152,25 @@ export class FormulaParser extends CstParser {
     });
   });
 
-  unary = this.RULE('unary', () => {
-    this.OR([
-      {
-        ALT: () => {
-          this.CONSUME(t.Minus);
-          this.SUBRULE(this.unary);
-        },
+  private readonly unaryAlts: IOrAlt<unknown>[] = [
+    {
+      ALT: () => {
+        this.CONSUME(t.Minus);
+        this.SUBRULE(this.unary);
       },
-      { ALT: () => this.SUBRULE(this.primary) },
-    ]);
+    },
+    { ALT: () => this.SUBRULE(this.primary) },
+  ];
+
+  unary = this.RULE('unary', () => {
+    this.OR(this.unaryAlts);
   });
 
   primary = this.RULE('primary', () => {
-    this.OR([
+    this.OR(this.primaryAlts);
+  });
+
+  private readonly primaryAlts: IOrAlt<unknown>[] = [
       { ALT: () => this.CONSUME(t.NumberLiteral) },
       { ALT: () => this.CONSUME(t.StringLiteral) },
       { ALT: () => this.CONSUME(t.True) },
@@ -171,9 +182,8 @@ export class FormulaParser extends CstParser {
       { ALT: () => this.SUBRULE(this.caseExpr) },
       { ALT: () => this.SUBRULE(this.functionCall) },
       { ALT: () => this.SUBRULE(this.fieldRef) },
-      { ALT: () => this.SUBRULE(this.parenExpr) },
-    ]);
-  });
+    { ALT: () => this.SUBRULE(this.parenExpr) },
+  ];
 
   parenExpr = this.RULE('parenExpr', () => {
     this.CONSUME(t.LParen);
@@ -202,8 +212,13 @@ export class FormulaParser extends CstParser {
     });
   });
 
+  private readonly nameAlts: IOrAlt<unknown>[] = [
+    { ALT: () => this.CONSUME(t.Identifier) },
+    { ALT: () => this.CONSUME(t.QuotedIdentifier) },
+  ];
+
   name = this.RULE('name', () => {
-    this.OR([{ ALT: () => this.CONSUME(t.Identifier) }, { ALT: () => this.CONSUME(t.QuotedIdentifier) }]);
+    this.OR(this.nameAlts);
   });
 
   castExpr = this.RULE('castExpr', () => {

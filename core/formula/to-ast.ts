@@ -212,7 +212,11 @@ class ToAst extends BaseVisitor {
   }
 
   primary(ctx: Ctx): Expr {
-    const [child] = Object.values(ctx).flatMap((c) => c ?? []);
+    let child: Child | undefined;
+    for (const key in ctx) {
+      child = ctx[key]?.[0];
+      if (child) break;
+    }
     if (!child) throw new Error('formula CST: empty primary');
     if (!isToken(child)) return this.visit(child) as Expr;
     return setPosition(literal(child), at(child));
