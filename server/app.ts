@@ -6,7 +6,9 @@ import { adminRoutes } from './routes/admin.ts';
 import { bulkRoutes } from './routes/bulk.ts';
 import { columnRoutes } from './routes/columns.ts';
 import { healthRoutes } from './routes/health.ts';
+import { importRoutes } from './routes/import.ts';
 import { oauthRoutes } from './routes/oauth.ts';
+import { openApiRoutes } from './routes/openapi.ts';
 import { recordRoutes } from './routes/records.ts';
 import { rlsRuleRoutes } from './routes/rls-rules.ts';
 import { viewDataRoutes } from './routes/view-data.ts';
@@ -27,7 +29,9 @@ export function createApp(services: Services): Koa {
     rlsRuleRoutes(services),
     columnRoutes(services),
     bulkRoutes(services),
+    importRoutes(services),
     viewDataRoutes(services),
+    openApiRoutes(services),
     recordRoutes(services),
   ]) {
     app.use(router.routes());

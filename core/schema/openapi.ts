@@ -1,0 +1,132 @@
+/**
+ * `GET /api/v1/{org}/{ws}/openapi.json` (DESIGN §11): an OpenAPI 3.1 document generated from the
+ * workspace schema, so clients can be generated for it. Computed columns are read-only properties.
+ */
+import type { ViewShape } from '../query/plan.ts';
+import { MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE } from '../query/request.ts';
+import type { Entity } from './model.ts';
+import { pascalCase } from './names.ts';
+import { computedSchema, errorSchemas, fieldSchema, type JsonSchema } from './openapi-types.ts';
+
+export interface OpenApiSource {
+  readonly title: string;
+  readonly serverUrl: string;
+  readonly basePath: string;
+  readonly tokenUrl: string;
+  readonly views: readonly ViewShape[];
+}
+
+const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
+
+function recordSchema(view: ViewShape): JsonSchema {
+  const entity = view.entity;
+  const properties: Record<string, JsonSchema> = {};
+  for (const field of entity.fields) {
+    const readOnly = field.autoTimestamp !== null || field.generated || (field.primaryKey && field.autoIncrement);
+    properties[field.name] = readOnly ? { ...fieldSchema(field), readOnly: true } : fieldSchema(field);
+  }
+  for (const computed of view.computed) properties[computed.fieldName] = computedSchema(computed.valueType);
+  for (const relationship of entity.relationships.values()) {
+    if (relationship.kind !== 'manyToOne') continue;
+    properties[relationship.name] = { anyOf: [ref(pascalCase(relationship.target)), { type: 'null' }], description: `present when expand=${relationship.name}` };
+  }
+  return { type: 'object', properties };
+}
+
+function inputSchema(view: ViewShape): JsonSchema {
+  const properties: Record<string, JsonSchema> = {};
+  const required: string[] = [];
+  for (const field of view.entity.fields) {
+    if (field.autoTimestamp !== null || field.generated || (field.primaryKey && field.autoIncrement)) continue;
+    properties[field.name] = fieldSchema(field);
+    if (!field.nullable && !field.hasDefault && !field.primaryKey) required.push(field.name);
+  }
+  return { type: 'object', additionalProperties: false, properties, ...(required.length > 0 ? { required } : {}) };
+}
+
+function errorResponses(codes: number[]): Record<string, JsonSchema> {
+  const descriptions: Record<number, string> = {
+    400: 'Bad request or validation failure', 401: 'Missing or invalid credential', 403: 'Forbidden',
+    404: 'Not found', 409: 'Conflict', 415: 'Not JSON', 422: 'Reference not found', 503: 'Schema migration in progress or database unavailable',
+  };
+  return Object.fromEntries(codes.map((code) => [String(code), { description: descriptions[code] ?? 'Error', content: { 'application/json': { schema: ref('Error') } } }]));
+}
+
+const READ_PARAMS: JsonSchema[] = [
+  { name: 'expand', in: 'query', schema: { type: 'string' }, description: 'Comma-separated relationships; dots for nesting' },
+  { name: 'fields', in: 'query', schema: { type: 'string' }, description: 'Comma-separated fields; rel.field for expanded relationships' },
+];
+
+const LIST_PARAMS: JsonSchema[] = [
+  { name: 'page', in: 'query', schema: { type: 'integer', minimum: 0, default: 0 } },
+  { name: 'size', in: 'query', schema: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE } },
+  { name: 'sort', in: 'query', schema: { type: 'string' }, description: '<field>,<asc|desc>; several keys separated by ;' },
+  { name: 'count', in: 'query', schema: { type: 'string', enum: ['exact', 'estimated', 'none'] } },
+  { name: 'filter', in: 'query', style: 'deepObject', explode: true, schema: { type: 'object', additionalProperties: { type: 'string' } }, description: 'filter[<field>.<operator>]=<value>' },
+  ...READ_PARAMS,
+];
+
+function entityPaths(entity: Entity, basePath: string): Record<string, JsonSchema> {
+  const name = pascalCase(entity.name);
+  const one = { content: { 'application/json': { schema: { type: 'object', required: ['data'], properties: { data: ref(name) } } } } };
+  const idParam = { name: 'id', in: 'path', required: true, schema: { type: 'string' } };
+  const body = { required: true, content: { 'application/json': { schema: ref(`${name}Input`) } } };
+  return {
+    [`${basePath}/${entity.name}`]: {
+      get: {
+        operationId: `list${name}`, tags: [entity.name], parameters: LIST_PARAMS,
+        responses: {
+          200: { description: 'A page of records', content: { 'application/json': { schema: { type: 'object', required: ['data', 'meta'], properties: { data: { type: 'array', items: ref(name) }, meta: ref('Meta') } } } } },
+          ...errorResponses([400, 401, 403, 404, 503]),
+        },
+      },
+      post: {
+        operationId: `create${name}`, tags: [entity.name], requestBody: body, parameters: READ_PARAMS,
+        responses: { 201: { description: 'Created', ...one }, ...errorResponses([400, 401, 403, 409, 415, 422, 503]) },
+      },
+    },
+    [`${basePath}/${entity.name}/{id}`]: {
+      parameters: [idParam],
+      get: { operationId: `get${name}`, tags: [entity.name], parameters: READ_PARAMS, responses: { 200: { description: 'The record', ...one }, ...errorResponses([400, 401, 403, 404, 503]) } },
+      put: {
+        operationId: `update${name}`, tags: [entity.name], parameters: READ_PARAMS,
+        requestBody: { required: true, content: { 'application/json': { schema: { ...inputSchemaRefPartial(name) } } } },
+        responses: { 200: { description: 'The updated record', ...one }, ...errorResponses([400, 401, 403, 404, 409, 415, 422, 503]) },
+      },
+      delete: { operationId: `delete${name}`, tags: [entity.name], responses: { 204: { description: 'Deleted' }, ...errorResponses([401, 403, 404, 409, 503]) } },
+    },
+  };
+}
+
+/** PUT is a partial update: the input schema without `required`. */
+function inputSchemaRefPartial(name: string): JsonSchema {
+  return ref(`${name}Update`);
+}
+
+export function buildOpenApi(source: OpenApiSource): JsonSchema {
+  const schemas: Record<string, JsonSchema> = { ...errorSchemas() };
+  let paths: Record<string, JsonSchema> = {};
+  for (const view of source.views) {
+    const name = pascalCase(view.entity.name);
+    const input = inputSchema(view);
+    const { required: _required, ...update } = input;
+    schemas[name] = recordSchema(view);
+    schemas[`${name}Input`] = input;
+    schemas[`${name}Update`] = update;
+    paths = { ...paths, ...entityPaths(view.entity, source.basePath) };
+  }
+  return {
+    openapi: '3.1.0',
+    info: { title: source.title, version: '1.0.0' },
+    servers: [{ url: source.serverUrl }],
+    security: [{ bearer: [] }, { oauth2: [] }],
+    paths,
+    components: {
+      schemas,
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', description: 'API key, internal OAuth token, or an external identity provider JWT' },
+        oauth2: { type: 'oauth2', flows: { clientCredentials: { tokenUrl: source.tokenUrl, scopes: {} } } },
+      },
+    },
+  };
+}

@@ -1,0 +1,22 @@
+/** `GET /api/v1/{org}/{ws}/openapi.json`: not enveloped (DESIGN §12); needs read access to the workspace. */
+import Router from '@koa/router';
+import { buildOpenApi } from '../../core/schema/openapi.ts';
+import type { Services } from '../services.ts';
+import { dataAccess } from './context.ts';
+
+export function openApiRoutes(services: Services): Router {
+  const router = new Router();
+  router.get('/api/v1/:org/:ws/openapi.json', async (ctx) => {
+    const { org, ws } = ctx.params as Record<string, string>;
+    const { runtime } = await dataAccess(ctx, services, org ?? '', ws ?? '', false);
+    const base = services.issuer.issuer().replace(/\/+$/, '');
+    ctx.body = buildOpenApi({
+      title: `${org}/${ws} Workspace Data API`,
+      serverUrl: base,
+      basePath: `/api/v1/${org}/${ws}`,
+      tokenUrl: `${base}/oauth/token`,
+      views: [...runtime.model.entities.keys()].map((name) => runtime.shape(name)),
+    });
+  });
+  return router;
+}

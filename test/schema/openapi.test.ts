@@ -1,0 +1,69 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import openapiTS, { astToString } from 'openapi-typescript';
+import ts from 'typescript';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startWorkspace, type TestWorkspace } from '../support/harness.ts';
+import { pgliteTarget } from '../support/vendors.ts';
+
+describe('OpenAPI document of a workspace', () => {
+  let ws: TestWorkspace;
+  let doc: any;
+
+  beforeAll(async () => {
+    ws = await startWorkspace(pgliteTarget);
+    await ws.call('POST', '/api/columns', {
+      body: { viewUuid: (await ws.call('GET', ws.admin('/views'))).body.data.find((v: any) => v.entity === 'orders').uuid, displayName: 'Total', formula: 'amount * quantity' },
+    });
+    const res = await ws.call('GET', ws.records('/openapi.json'));
+    expect(res.status).toBe(200);
+    doc = res.body;
+  });
+  afterAll(async () => ws?.close());
+
+  it('is valid OpenAPI 3.1 according to a real validator', async () => {
+    const validator = new Validator();
+    const result = await validator.validate(doc);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(validator.version).toBe('3.1');
+  });
+
+  it('describes every entity with field types, nullability and read-only computed columns', () => {
+    const order = doc.components.schemas.Orders.properties;
+    expect(order.amount).toEqual({ type: 'number' });
+    expect(order.note).toEqual({ type: ['string', 'null'] });
+    expect(order.orderedAt).toMatchObject({ type: 'string', format: 'date-time' });
+    expect(order.total).toMatchObject({ type: ['number', 'null'], readOnly: true });
+    expect(order.createdAt.readOnly).toBe(true);
+    expect(doc.components.schemas.OrdersInput.required).toEqual(expect.arrayContaining(['customerId', 'amount', 'orderedAt']));
+    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/api/v1/acme/shop/orders', '/api/v1/acme/shop/orders/{id}', '/api/v1/acme/shop/customers']));
+    expect(doc.components.securitySchemes.bearer.scheme).toBe('bearer');
+  });
+
+  it('needs a credential of the workspace', async () => {
+    expect((await ws.call('GET', ws.records('/openapi.json'), { token: null })).status).toBe(401);
+  });
+
+  // Last: type-checking blocks the event loop for seconds, which can stale pooled HTTP connections.
+  it('generates a typed client that type-checks against real usage', async () => {
+    const types = astToString(await openapiTS(doc));
+    const dir = mkdtempSync(join(tmpdir(), 'wdapi-openapi-'));
+    writeFileSync(join(dir, 'api.ts'), types);
+    writeFileSync(join(dir, 'use.ts'), `
+      import type { components, paths } from './api';
+      type Order = components['schemas']['Orders'];
+      const o: Order = { id: 1, amount: 2.5, total: null, note: null, customerId: 3 };
+      type ListOk = paths['/api/v1/acme/shop/orders']['get']['responses'][200]['content']['application/json'];
+      const page: ListOk = { data: [o], meta: { page: 0, size: 20, totalElements: 1, totalPages: 1, countMode: 'exact' } };
+      // @ts-expect-error amount is a number
+      const bad: Order = { amount: 'x' };
+      export { page, bad };
+    `);
+    const program = ts.createProgram([join(dir, 'use.ts')], { strict: true, noEmit: true, skipLibCheck: true, types: [], module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, target: ts.ScriptTarget.ES2022 });
+    const diagnostics = ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+    expect(diagnostics).toEqual([]);
+  });
+});
