@@ -131,6 +131,12 @@ export interface Dialect extends SqlRenderer {
   /** DELETE from `table` aliased as `alias`, rows chosen by `where` (qualified columns). */
   deleteStatement(table: Sql, alias: string, where: Sql): Sql;
 
+  /** `ALTER TABLE … ADD` of a nullable column of the neutral `type` (physical view columns). */
+  addColumnStatement(table: Sql, column: string, type: ColumnType): Sql;
+
+  /** `ALTER TABLE … DROP COLUMN`. */
+  dropColumnStatement(table: Sql, column: string): Sql;
+
   /** Runs an INSERT and returns the `returning` column's values, in row order. */
   insert(db: Executor, statement: InsertStatement, config: DatabaseConfig): Promise<unknown[]>;
 

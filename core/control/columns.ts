@@ -6,7 +6,8 @@ import { ApiError, badRequest } from '../errors.ts';
 import { camelCase } from '../schema/names.ts';
 import { PayloadReader } from './payload.ts';
 import { validateComputedFormula } from './computed.ts';
-import type { WorkspaceRuntime } from './runtime.ts';
+import { createPhysicalColumn, dropPhysicalColumn } from './physical-columns.ts';
+import type { WorkspaceCache, WorkspaceRuntime } from './runtime.ts';
 import type { ControlStore } from './store.ts';
 import type { ColumnRecord, ViewRecord } from './types.ts';
 
@@ -38,7 +39,7 @@ function checkMembers(runtime: WorkspaceRuntime, view: ViewRecord, members: stri
   if (unknown.length > 0) throw badRequest(`display group members are not columns of the view: ${unknown.join(', ')}`);
 }
 
-export async function createColumn(store: ControlStore, runtime: WorkspaceRuntime, view: ViewRecord, body: unknown): Promise<ColumnRecord> {
+export async function createColumn(store: ControlStore, cache: WorkspaceCache, runtime: WorkspaceRuntime, view: ViewRecord, body: unknown): Promise<ColumnRecord> {
   const reader = new PayloadReader(body, ['viewUuid', 'displayName', 'formula', 'widgetType', 'fieldName', 'kind', 'members']);
   const displayName = reader.string('displayName', { required: true });
   const formula = reader.has('formula') ? reader.string('formula', { required: true }) : undefined;
@@ -46,17 +47,19 @@ export async function createColumn(store: ControlStore, runtime: WorkspaceRuntim
   const kind = reader.string('kind');
   const members = reader.stringList('members');
   const explicitName = reader.string('fieldName');
-  if (kind !== undefined && kind !== 'GROUP' && kind !== 'COMPUTED') reader.fail('kind', 'enum', 'must be COMPUTED or GROUP (physical columns come from the database schema)');
+  if (kind !== undefined && !['GROUP', 'COMPUTED', 'FIELD'].includes(kind)) reader.fail('kind', 'enum', 'must be FIELD, COMPUTED or GROUP');
+  if (kind === 'COMPUTED' && formula === undefined) reader.fail('formula', 'required', 'is required for a computed column');
   reader.done();
   const fieldName = explicitName ?? camelCase(displayName ?? '');
-  checkFieldName(runtime, view, fieldName);
   if (kind === 'GROUP') {
+    checkFieldName(runtime, view, fieldName);
     checkMembers(runtime, view, members ?? []);
     return store.insertColumn({ viewUuid: view.uuid, kind: 'GROUP', fieldName, displayName: displayName ?? '', formula: null, widgetType, members: members ?? [] });
   }
   if (formula === undefined) {
-    throw badRequest('a column without a formula is a physical column; creating physical columns is not supported yet');
+    return createPhysicalColumn(store, cache, runtime, view, { displayName: displayName ?? '', widgetType, fieldName: explicitName });
   }
+  checkFieldName(runtime, view, fieldName);
   const normalized = await validateComputedFormula(runtime, view, fieldName, formula);
   return store.insertColumn({ viewUuid: view.uuid, kind: 'COMPUTED', fieldName, displayName: displayName ?? '', formula: normalized, widgetType, members: null });
 }
@@ -90,9 +93,10 @@ export async function updateColumn(store: ControlStore, runtime: WorkspaceRuntim
   return { ...column, ...changes };
 }
 
-export async function deleteColumn(store: ControlStore, column: ColumnRecord): Promise<void> {
+export async function deleteColumn(store: ControlStore, cache: WorkspaceCache, runtime: WorkspaceRuntime, view: ViewRecord, column: ColumnRecord): Promise<void> {
   if (column.kind === 'FIELD' || column.kind === 'RELATIONSHIP') {
-    throw badRequest('dropping physical columns is not supported yet; only computed columns and display groups can be deleted');
+    await dropPhysicalColumn(store, cache, runtime, view, column);
+    return;
   }
   await store.deleteColumn(column.uuid);
 }

@@ -77,3 +77,11 @@ export function kebabCase(...names: string[]): string {
 export function defaultViewSlug(org: string, workspace: string, entity: string): string {
   return kebabCase(org, workspace, entity);
 }
+
+/** snake_case database name for a column created through the API (`Delivery Note` → `delivery_note`). */
+export function snakeCase(name: string): string {
+  const parts = words(name, true).map((w) => w.toLowerCase());
+  if (parts.length === 0) return opaqueName(name).slice(1);
+  const result = parts.join('_');
+  return /^[0-9]/.test(result) ? `c_${result}` : result;
+}

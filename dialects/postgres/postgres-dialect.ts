@@ -21,6 +21,12 @@ function schemaOf(config: DatabaseConfig): string {
   return config.schema ?? 'public';
 }
 
+/** Native types for columns created through the API; fixed strings, never user input. */
+const COLUMN_TYPES: Partial<Record<ColumnType, string>> = {
+  integer: 'integer', bigint: 'bigint', decimal: 'numeric(18,6)', float: 'double precision', boolean: 'boolean',
+  date: 'date', timestamp: 'timestamptz', time: 'time', uuid: 'uuid', text: 'text', json: 'jsonb', binary: 'bytea',
+};
+
 function encodeValue(type: ColumnType, value: unknown): unknown {
   if (value === null || value === undefined) return null;
   // pg would send JS arrays as Postgres arrays; json columns want JSON text.
@@ -56,6 +62,9 @@ export function createPostgresDialect(
       caseInsensitive ? sql`${expr}::text ILIKE ${pattern} ESCAPE '\\'` : sql`${expr}::text LIKE ${pattern} ESCAPE '\\'`,
     predicateAsValue: (predicate: Sql) => sql`(${predicate})`,
     encodeValue,
+    addColumnStatement: (table: Sql, column: string, type: ColumnType) =>
+      sql`ALTER TABLE ${table} ADD COLUMN ${ident(column)} ${raw(COLUMN_TYPES[type] ?? 'text')} NULL`,
+    dropColumnStatement: (table: Sql, column: string) => sql`ALTER TABLE ${table} DROP COLUMN ${ident(column)}`,
     updateStatement: (table: Sql, alias: string, assignments: Sql, where: Sql) =>
       sql`UPDATE ${table} AS ${ident(alias)} SET ${assignments} WHERE ${where}`,
     deleteStatement: (table: Sql, alias: string, where: Sql) => sql`DELETE FROM ${table} AS ${ident(alias)} WHERE ${where}`,

@@ -30,7 +30,7 @@ export function columnRoutes(services: Services): Router {
     const viewUuid = typeof payload.viewUuid === 'string' ? payload.viewUuid : '';
     const view = await ownedView(ctx, services, viewUuid);
     const runtime = await services.workspaces.byId(view.workspaceId);
-    const column = await createColumn(services.store, runtime, view, payload);
+    const column = await createColumn(services.store, services.workspaces, runtime, view, payload);
     await changed(services, view.workspaceId);
     ctx.body = { data: columnBody(column) };
     ctx.status = 201;
@@ -44,8 +44,8 @@ export function columnRoutes(services: Services): Router {
   });
 
   router.delete('/item/:uuid', async (ctx) => {
-    const { column, view } = await ownedColumn(ctx, services);
-    await deleteColumn(services.store, column);
+    const { column, view, runtime } = await ownedColumn(ctx, services);
+    await deleteColumn(services.store, services.workspaces, runtime, view, column);
     await changed(services, view.workspaceId);
     ctx.status = 204;
   });

@@ -1,0 +1,96 @@
+/**
+ * Physical view columns (DESIGN §10): DDL on the workspace database through the dialect, with the
+ * entity marked writes-blocked for the duration and re-synced afterwards. A failed DDL leaves the
+ * flag as it was and the schema unchanged.
+ */
+import { render } from '../sql.ts';
+import { ApiError, badRequest } from '../errors.ts';
+import type { ColumnType } from '../schema/introspection.ts';
+import { camelCase, snakeCase } from '../schema/names.ts';
+import { checkFormula, parseFormula } from '../formula/index.ts';
+import { syncById } from './workspaces.ts';
+import type { WorkspaceCache, WorkspaceRuntime } from './runtime.ts';
+import type { ControlStore } from './store.ts';
+import type { ColumnRecord, MigrationFlag, ViewRecord } from './types.ts';
+
+const TYPE_OF_WIDGET: Record<string, ColumnType> = {
+  STRING: 'text', TEXT: 'text', EMAIL: 'text', URL: 'text', INTEGER: 'integer', DECIMAL: 'decimal', NUMBER: 'decimal',
+  BOOLEAN: 'boolean', DATE: 'date', DATETIME: 'timestamp', TIMESTAMP: 'timestamp', UUID: 'uuid', JSON: 'json',
+};
+
+const MIGRATING: MigrationFlag = { blocksReads: false, blocksWrites: true, retryAfterSeconds: 30 };
+
+export function columnTypeOfWidget(widgetType: string): ColumnType {
+  const type = TYPE_OF_WIDGET[widgetType];
+  if (!type) throw badRequest(`widgetType '${widgetType}' cannot make a physical column; use one of ${Object.keys(TYPE_OF_WIDGET).join(', ')}`);
+  return type;
+}
+
+/** Runs `ddl` with the entity's writes blocked, then re-syncs; the previous flag is restored whatever happens. */
+async function migrate(store: ControlStore, cache: WorkspaceCache, runtime: WorkspaceRuntime, entity: string, ddl: () => Promise<void>): Promise<void> {
+  const previous = runtime.entityRecord(entity).migration;
+  await store.saveMigration(runtime.workspace.id, entity, previous ?? MIGRATING);
+  cache.invalidate(runtime.workspace.id);
+  try {
+    await ddl();
+    const workspace = await store.findWorkspaceById(runtime.workspace.id);
+    if (workspace) await syncById(store, cache, workspace);
+  } catch (error) {
+    const mapped = runtime.dialect.mapError(error);
+    if (error instanceof ApiError) throw error;
+    if (mapped?.kind === 'connection_lost') throw new ApiError('SERVICE_UNAVAILABLE', 'the workspace database is unavailable; try again shortly');
+    throw new ApiError('CONFLICT', 'the workspace database refused the schema change');
+  } finally {
+    await store.saveMigration(runtime.workspace.id, entity, previous);
+    cache.invalidate(runtime.workspace.id);
+  }
+}
+
+export async function createPhysicalColumn(
+  store: ControlStore, cache: WorkspaceCache, runtime: WorkspaceRuntime, view: ViewRecord,
+  input: { displayName: string; widgetType: string; fieldName: string | undefined },
+): Promise<ColumnRecord> {
+  const entity = runtime.entity(view.entity);
+  const type = columnTypeOfWidget(input.widgetType);
+  const column = snakeCase(input.fieldName ?? input.displayName);
+  const fieldName = camelCase(column);
+  if (entity.fields.some((f) => f.column === column || f.name === fieldName) || entity.relationships.has(fieldName)) {
+    throw new ApiError('CONFLICT', `field name '${fieldName}' is already used by ${entity.name}`);
+  }
+  const table = runtime.dialect.tableRef(entity.table, runtime.config);
+  await migrate(store, cache, runtime, entity.name, async () => {
+    await runtime.driver.query(render(runtime.dialect.addColumnStatement(table, column, type), runtime.dialect));
+  });
+  const created = (await store.listColumns(view.uuid)).find((c) => c.fieldName === fieldName);
+  if (!created) throw new Error(`column ${fieldName} missing after sync`);
+  const changes = { displayName: input.displayName, widgetType: input.widgetType };
+  await store.updateColumn(created.uuid, changes);
+  return { ...created, ...changes };
+}
+
+/** Computed columns of any view of the entity whose formula reads `fieldName`. */
+function formulasUsing(runtime: WorkspaceRuntime, entityName: string, fieldName: string): string[] {
+  const entity = runtime.entity(entityName);
+  const users: string[] = [];
+  for (const view of runtime.views.filter((v) => v.entity === entityName)) {
+    for (const column of runtime.columnsByView.get(view.uuid) ?? []) {
+      if (column.kind !== 'COMPUTED' || !column.formula || column.broken) continue;
+      const refs = checkFormula(parseFormula(column.formula), { entity, model: runtime.model }).refs;
+      if (refs.some((ref) => ref.length === 1 && ref[0] === fieldName)) users.push(column.fieldName);
+    }
+  }
+  return users;
+}
+
+export async function dropPhysicalColumn(store: ControlStore, cache: WorkspaceCache, runtime: WorkspaceRuntime, view: ViewRecord, column: ColumnRecord): Promise<void> {
+  const entity = runtime.entity(view.entity);
+  const field = entity.fieldsByName.get(column.fieldName);
+  if (!field) throw new ApiError('NOT_FOUND', `field '${column.fieldName}' no longer exists`);
+  if (field.primaryKey) throw new ApiError('CONFLICT', 'the primary key cannot be dropped');
+  const users = formulasUsing(runtime, entity.name, field.name);
+  if (users.length > 0) throw new ApiError('CONFLICT', `computed columns use '${field.name}': ${users.join(', ')}`);
+  const table = runtime.dialect.tableRef(entity.table, runtime.config);
+  await migrate(store, cache, runtime, entity.name, async () => {
+    await runtime.driver.query(render(runtime.dialect.dropColumnStatement(table, field.column), runtime.dialect));
+  });
+}
