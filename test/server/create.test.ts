@@ -54,7 +54,7 @@ describe.each(vendors)('create on $name', (target) => {
     expect(typeof res.body.data.id).toBe('number');
     expect(res.body.data.id).toBeGreaterThan(45);
     expect(await rowCount(ws, 'orders')).toBe(before + 1);
-    const rows = await ws.db.query(`SELECT customer_id, amount FROM ${ws.db.table('orders')} WHERE id = $1`, [res.body.data.id]);
+    const rows = await ws.db.query(`SELECT customer_id, amount FROM ${ws.db.table('orders')} WHERE id = ${Number(res.body.data.id)}`);
     expect(rows).toHaveLength(1);
     expect(Number(rows[0]?.customer_id)).toBe(2);
     expect((await ws.call('GET', ws.records(`/orders/${res.body.data.id}`))).body.data).toEqual(res.body.data);

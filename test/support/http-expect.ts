@@ -2,6 +2,7 @@
  * Assertions shared by the black-box HTTP suites: the error envelope, and the rule that no
  * response ever carries SQL text, a stack trace or a driver message (DESIGN §5).
  */
+import { createHash } from 'node:crypto';
 import { expect } from 'vitest';
 import type { ApiResponse, TestWorkspace } from './harness.ts';
 
@@ -82,12 +83,11 @@ export function query(pairs: readonly (readonly [string, string | number])[]): s
   return `?${pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`).join('&')}`;
 }
 
-/** Row count and an order-independent digest of a table, read directly from the database. */
+/** Row count and a digest of a table's rows, read directly from the database (plain SQL, any vendor). */
 export async function tableDigest(ws: TestWorkspace, table: string): Promise<{ count: number; digest: string }> {
-  const rows = await ws.db.query(
-    `SELECT COUNT(*)::int AS n, md5(COALESCE(string_agg(t::text, '|' ORDER BY t.id), '')) AS h FROM ${ws.db.table(table)} t`,
-  );
-  return { count: Number(rows[0]?.n), digest: String(rows[0]?.h) };
+  const rows = await ws.db.query(`SELECT * FROM ${ws.db.table(table)} ORDER BY id`);
+  const text = JSON.stringify(rows, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value));
+  return { count: rows.length, digest: createHash('sha256').update(text).digest('hex') };
 }
 
 export async function rowCount(ws: TestWorkspace, table: string): Promise<number> {
