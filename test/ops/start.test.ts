@@ -1,0 +1,79 @@
+/** `npm start` as a user runs it: a child process on a fresh data folder, then a second start on the same folder. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const ROOT = new URL('../..', import.meta.url).pathname;
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const port = (server.address() as { port: number }).port;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+interface Started {
+  child: ChildProcess;
+  output: () => string;
+}
+
+async function start(dataDir: string, port: number): Promise<Started> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn', ADMIN_TOKEN: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  const deadline = Date.now() + 90_000;
+  while (!out.includes('demo API key') && Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`exited early: ${out}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return { child, output: () => out };
+}
+
+function stop(child: ChildProcess): Promise<number | null> {
+  return new Promise((resolve) => {
+    child.once('exit', (code) => resolve(code));
+    child.kill('SIGTERM');
+  });
+}
+
+function apiKeyOf(output: string): string {
+  return /demo API key:\s+(\S+)/.exec(output)?.[1] ?? '';
+}
+
+describe('npm start on a fresh clone', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'wdapi-start-'));
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it('serves the demo, prints the credentials, stops cleanly on SIGTERM, and a second start reuses the data', async () => {
+    const port = await freePort();
+    const first = await start(dataDir, port);
+    const output = first.output();
+    expect(output).toContain(`http://127.0.0.1:${port}`);
+    expect(output).toMatch(/admin token:\s+wda_/);
+    const key = apiKeyOf(output);
+    expect(key).toMatch(/^wdk_/);
+    const list = await fetch(`http://127.0.0.1:${port}/api/v1/demo/demo/orders?expand=customer,customer.region&size=5`, { headers: { authorization: `Bearer ${key}` } });
+    expect(list.status).toBe(200);
+    const body = (await list.json()) as { data: { customer: { region: unknown } }[]; meta: { totalElements: number } };
+    expect(body.meta.totalElements).toBe(60);
+    expect(body.data[0]?.customer.region).toBeTruthy();
+    expect(await stop(first.child)).toBe(0);
+
+    const second = await start(dataDir, port);
+    expect(apiKeyOf(second.output())).toBe(key);
+    const again = await fetch(`http://127.0.0.1:${port}/api/v1/demo/demo/orders?count=exact&size=1`, { headers: { authorization: `Bearer ${key}` } });
+    expect(((await again.json()) as { meta: { totalElements: number } }).meta.totalElements).toBe(60);
+    expect(await stop(second.child)).toBe(0);
+  }, 240_000);
+});
