@@ -1,7 +1,6 @@
 /** Flat joined rows → nested records. Many-to-one expansions come back as aliased columns. */
 import type { ColumnType } from '../schema/introspection.ts';
 import { toWireValue } from '../schema/values.ts';
-import type { OutputNode } from './plan.ts';
 
 export interface Column {
   readonly alias: string;
@@ -35,6 +34,6 @@ function assembleRow(row: Record<string, unknown>, columns: readonly Column[]): 
   return root;
 }
 
-export function assembler(_output: OutputNode, columns: readonly Column[]): RecordAssembler {
+export function assembler(columns: readonly Column[]): RecordAssembler {
   return (rows) => rows.map((row) => assembleRow(row, columns));
 }

@@ -22,18 +22,12 @@ export interface CompileContext {
   readonly joins: ReadonlyMap<string, JoinNode>;
 }
 
-function aliasOf(ctx: CompileContext, hops: readonly string[]): string {
-  if (hops.length === 0) return ROOT_ALIAS;
+/** The alias and entity of the node reached by `hops` from the root. */
+function nodeAt(ctx: CompileContext, hops: readonly string[]): { alias: string; entity: Entity } {
+  if (hops.length === 0) return { alias: ROOT_ALIAS, entity: ctx.root };
   const node = ctx.joins.get(hops.join('.'));
   if (!node) throw new Error(`join for '${hops.join('.')}' was not planned`);
-  return node.alias;
-}
-
-function entityAt(ctx: CompileContext, hops: readonly string[]): Entity {
-  if (hops.length === 0) return ctx.root;
-  const node = ctx.joins.get(hops.join('.'));
-  if (!node) throw new Error(`join for '${hops.join('.')}' was not planned`);
-  return node.entity;
+  return node;
 }
 
 /** Qualified column for a formula's field path (API names) relative to the node at `base`. */
@@ -41,14 +35,15 @@ function columnRefAt(ctx: CompileContext, base: readonly string[]) {
   return (path: readonly string[]): Sql => {
     const hops = [...base, ...path.slice(0, -1)];
     const name = path[path.length - 1] ?? '';
-    const field = entityAt(ctx, hops).fieldsByName.get(name);
+    const node = nodeAt(ctx, hops);
+    const field = node.entity.fieldsByName.get(name);
     if (!field) throw new Error(`formula field '${path.join('.')}' is not in the model`);
-    return ident(aliasOf(ctx, hops), field.column);
+    return ident(node.alias, field.column);
   };
 }
 
 export function targetExpr(ctx: CompileContext, target: Target): Sql {
-  if (target.kind === 'field') return ident(aliasOf(ctx, target.hops), target.field.column);
+  if (target.kind === 'field') return ident(nodeAt(ctx, target.hops).alias, target.field.column);
   if (target.computed.broken) return raw('NULL');
   return sql`(${target.computed.emit(columnRefAt(ctx, target.hops), ctx.dialect)})`;
 }
@@ -153,6 +148,6 @@ export function compileRead(plan: ReadPlan, dialect: Dialect, config: DatabaseCo
     page,
     count: sql`SELECT COUNT(*) AS ${ident('total')} FROM ${filteredFrom}${where}`,
     estimate: sql`SELECT 1 FROM ${filteredFrom}${where}`,
-    assemble: assembler(plan.output, list.columns),
+    assemble: assembler(list.columns),
   };
 }
