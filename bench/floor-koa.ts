@@ -1,0 +1,86 @@
+/**
+ * The Koa floor: hand-written routes on their own Koa app answering the same paths with the
+ * same JSON as the service, by running the captured SQL and nesting the joined columns by hand.
+ * No auth, no schema model, no planner: what is left is Koa, the router, pg and JSON.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import Router from '@koa/router';
+import Koa from 'koa';
+import { koaBody } from 'koa-body';
+import type pg from 'pg';
+import { createOrder, getOrder, insertValues, listOrders, type CountMode, type FloorSql, type Row } from './floor-sql.ts';
+import { ORG, WS } from './service.ts';
+
+export interface KoaFloor {
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+const iso = (value: unknown): unknown => (value instanceof Date ? value.toISOString() : value);
+const num = (value: unknown): unknown => (value === null ? null : Number(value));
+
+/** Columns c0..c9 of the captured page statement. */
+function orderJson(row: Row): Row {
+  return {
+    id: row.c0, customerId: row.c1, productId: row.c2, quantity: row.c3, amount: num(row.c4), status: row.c5,
+    note: row.c6, orderedAt: iso(row.c7), createdAt: iso(row.c8), updatedAt: iso(row.c9),
+  };
+}
+
+/** c10 is the customer's join key, c11..c17 its fields; c18 the region's key, c19..c20 its fields. */
+function expandedOrderJson(row: Row): Row {
+  const region = row.c18 === null ? null : { id: row.c19, name: row.c20 };
+  const customer = row.c10 === null ? null : {
+    id: row.c11, name: row.c12, email: row.c13, regionId: row.c14, vip: row.c15, birthDate: row.c16, createdAt: iso(row.c17), region,
+  };
+  return { ...orderJson(row), customer };
+}
+
+function countModeOf(value: unknown): CountMode {
+  return value === 'none' || value === 'estimated' ? value : 'exact';
+}
+
+function routes(pool: pg.Pool, sql: FloorSql): Router {
+  const router = new Router({ prefix: `/api/v1/${ORG}/${WS}` });
+  router.get('/orders', async (ctx) => {
+    const size = Number(ctx.query.size ?? 20);
+    const page = Number(ctx.query.page ?? 0);
+    const expand = ctx.query.expand === 'customer,customer.region';
+    const result = await listOrders(pool, sql, expand, countModeOf(ctx.query.count), size, page);
+    const totalPages = result.total === null ? null : Math.ceil(result.total / size);
+    ctx.body = {
+      data: result.rows.map(expand ? expandedOrderJson : orderJson),
+      meta: { page, size, totalElements: result.total, totalPages, countMode: result.mode },
+    };
+  });
+  router.get('/orders/:id', async (ctx) => {
+    const row = await getOrder(pool, sql, Number(ctx.params.id));
+    if (!row) return ctx.throw(404);
+    ctx.body = { data: orderJson(row) };
+  });
+  router.post('/orders', koaBody({ json: true, urlencoded: false, text: false, multipart: false }), async (ctx) => {
+    const row = await createOrder(pool, sql, insertValues(ctx.request.body as Row));
+    if (!row) return ctx.throw(500);
+    ctx.status = 201;
+    ctx.body = { data: orderJson(row) };
+  });
+  return router;
+}
+
+export async function startKoaFloor(pool: pg.Pool, sql: FloorSql): Promise<KoaFloor> {
+  const app = new Koa();
+  app.silent = true;
+  const router = routes(pool, sql);
+  app.use(router.routes());
+  const server: Server = createServer(app.callback());
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () => new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeIdleConnections();
+    }),
+  };
+}

@@ -1,0 +1,164 @@
+/**
+ * Benchmark of issue 2: the service against two floors on the same data set in the same run.
+ *
+ *   npm run bench -- [--only A,B] [--duration 15] [--warmup 3] [--rounds 3] [--fresh]
+ *
+ * `--duration` is the measured time per target and scenario, split into `--rounds` interleaved
+ * rounds. Env: BENCH_DURATION, BENCH_WARMUP (seconds), BENCH_ROUNDS, BENCH_CONNECTIONS
+ * (default 10), PG_URL (admin connection, default postgres://postgres@127.0.0.1:5432/test).
+ * Prints a table and writes bench/results/latest.json. Figures only: nothing here asserts on timing.
+ */
+import { existsSync } from 'node:fs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { isDeepStrictEqual, parseArgs } from 'node:util';
+import type pg from 'pg';
+import { prepareDataset, removeCreatedOrders, DATASET } from './dataset.ts';
+import { startKoaFloor, type KoaFloor } from './floor-koa.ts';
+import { sampleRawPg, sqlWork } from './floor-pg.ts';
+import { captureFloorSql, createFloorPool, type FloorSql } from './floor-sql.ts';
+import { sampleHttp } from './load.ts';
+import { formatTable, judge, TARGETS, writeResults, type ScenarioResult } from './report.ts';
+import { CAPTURE_ID, selectScenarios, type Scenario } from './scenarios.ts';
+import { startBenchService, type BenchService } from './service.ts';
+import { send } from './capture-sql.ts';
+import { summarise, type Sample } from './stats.ts';
+
+interface Config {
+  readonly adminUrl: string;
+  readonly database: string;
+  readonly fresh: boolean;
+  readonly only: string[] | null;
+  readonly duration: number;
+  readonly warmup: number;
+  readonly connections: number;
+  readonly rounds: number;
+}
+
+function readConfig(): Config {
+  const { values } = parseArgs({
+    options: {
+      only: { type: 'string' },
+      duration: { type: 'string' },
+      warmup: { type: 'string' },
+      rounds: { type: 'string' },
+      fresh: { type: 'boolean' },
+    },
+  });
+  const seconds = (flag: string | undefined, env: string | undefined, fallback: number): number => {
+    const value = Number(flag ?? env ?? fallback);
+    if (!Number.isFinite(value) || value < 0) throw new Error(`not a number of seconds: ${flag ?? env}`);
+    return value;
+  };
+  return {
+    adminUrl: process.env.PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
+    database: 'wdapi_bench',
+    fresh: values.fresh ?? false,
+    only: values.only ? values.only.split(',') : null,
+    duration: seconds(values.duration, process.env.BENCH_DURATION, 15),
+    warmup: seconds(values.warmup, process.env.BENCH_WARMUP, 3),
+    connections: Number(process.env.BENCH_CONNECTIONS ?? 10),
+    rounds: Math.max(1, Math.round(Number(values.rounds ?? process.env.BENCH_ROUNDS ?? 3))),
+  };
+}
+
+function log(message: string): void {
+  process.stderr.write(`[bench] ${message}\n`);
+}
+
+/** The Koa floor must answer what the service answers, or the comparison means nothing. */
+async function checkSameJson(service: BenchService, floor: KoaFloor, scenario: Scenario): Promise<void> {
+  const path = service.records(scenario.path.replace('{id}', String(CAPTURE_ID)));
+  const request = { method: scenario.method, path, ...(scenario.body ? { body: scenario.body } : {}) };
+  const [ours, theirs] = await Promise.all([send(service, request), send({ ...service, url: floor.url }, request)]);
+  const strip = (body: unknown): unknown => {
+    if (scenario.id !== 'D') return body;
+    const { id: _id, createdAt: _c, updatedAt: _u, ...rest } = (body as { data: Record<string, unknown> }).data;
+    return rest;
+  };
+  if (ours.status !== theirs.status || !isDeepStrictEqual(strip(ours.body), strip(theirs.body))) {
+    throw new Error(`scenario ${scenario.id}: the Koa floor's answer differs from the service's\nservice: ${JSON.stringify(ours.body)}\nfloor:   ${JSON.stringify(theirs.body)}`);
+  }
+}
+
+/**
+ * The three targets take turns in short rounds (service, Koa, raw pg, service, …) so that a
+ * change in background load hits all three alike; each warms up once, before its first round.
+ */
+async function measureScenario(config: Config, service: BenchService, floor: KoaFloor, pool: pg.Pool, sql: FloorSql, scenario: Scenario): Promise<ScenarioResult> {
+  const job = {
+    method: scenario.method,
+    path: service.records(scenario.path),
+    ...(scenario.body ? { body: scenario.body } : {}),
+    apiKey: service.apiKey,
+    connections: config.connections,
+    duration: config.duration / config.rounds,
+  };
+  const samples: Record<'service' | 'koa' | 'rawPg', Sample[]> = { service: [], koa: [], rawPg: [] };
+  const work = sqlWork(pool, sql, scenario);
+  for (let round = 0; round < config.rounds; round++) {
+    const warmup = round === 0 ? config.warmup : 0;
+    const firstIndex = round * 100_000;
+    log(`${scenario.id} (${scenario.label}): round ${round + 1}/${config.rounds}`);
+    samples.service.push(await sampleHttp({ ...job, url: service.url, warmup, firstIndex }));
+    samples.koa.push(await sampleHttp({ ...job, url: floor.url, warmup, firstIndex }));
+    samples.rawPg.push(await sampleRawPg(work, config.connections, warmup, job.duration, firstIndex));
+  }
+  return { scenario, service: summarise(samples.service), koa: summarise(samples.koa), rawPg: summarise(samples.rawPg) };
+}
+
+/** The formula-compile benchmark lives in its own file; run it when it is there. */
+async function runFormulaCompile(): Promise<unknown> {
+  const file = fileURLToPath(new URL('./formula-compile.ts', import.meta.url));
+  if (!existsSync(file)) {
+    log('formula-compile: bench/formula-compile.ts not present, skipped');
+    return null;
+  }
+  const module = (await import(pathToFileURL(file).href)) as { benchFormulaCompile?: () => unknown };
+  if (typeof module.benchFormulaCompile !== 'function') {
+    log('formula-compile: no benchFormulaCompile export, skipped');
+    return null;
+  }
+  log('formula-compile');
+  return (await module.benchFormulaCompile()) ?? null;
+}
+
+async function main(): Promise<void> {
+  const config = readConfig();
+  const scenarios = selectScenarios(config.only);
+  const wantsFormula = !config.only || config.only.some((s) => /^f(ormula)?$/i.test(s.trim()));
+  log(`scenarios ${scenarios.map((s) => s.id).join(', ') || 'none'}; ${config.warmup}s warm-up + ${config.duration}s each in ${config.rounds} rounds, ${config.connections} connections`);
+  const db = await prepareDataset(config.adminUrl, config.database, config.fresh);
+  log(`database ${db.name} ${db.rebuilt ? 'built' : 'reused'} (${DATASET.regions} regions, ${DATASET.customers} customers, ${DATASET.orders} orders)`);
+  const service = await startBenchService(db.url);
+  const pool = createFloorPool(db.url);
+  let floor: KoaFloor | undefined;
+  try {
+    const sql = await captureFloorSql(service);
+    floor = await startKoaFloor(pool, sql);
+    for (const scenario of scenarios) await checkSameJson(service, floor, scenario);
+    const results: ScenarioResult[] = [];
+    for (const scenario of scenarios) results.push(await measureScenario(config, service, floor, pool, sql, scenario));
+    const verdicts = results.map((r) => judge(r, results));
+    const formulaCompile = wantsFormula ? await runFormulaCompile() : null;
+    if (results.length > 0) process.stdout.write(`\n${formatTable(results, verdicts)}\n`);
+    if (formulaCompile !== null) process.stdout.write(`\nformula-compile: ${JSON.stringify(formulaCompile)}\n`);
+    const file = fileURLToPath(new URL('./results/latest.json', import.meta.url));
+    writeResults(file, {
+      at: new Date().toISOString(),
+      node: process.version,
+      config: { duration: config.duration, warmup: config.warmup, rounds: config.rounds, connections: config.connections, dataset: DATASET },
+      targets: TARGETS,
+      sql,
+      results: results.map((r, i) => ({ scenario: r.scenario, service: r.service, koa: r.koa, rawPg: r.rawPg, verdict: verdicts[i] })),
+      formulaCompile,
+    });
+    log(`results written to ${file}`);
+  } finally {
+    await floor?.close();
+    await pool.end();
+    await service.service.close();
+    await removeCreatedOrders(db.url);
+  }
+}
+
+await main();

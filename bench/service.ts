@@ -1,0 +1,44 @@
+/** The service under test, in process, with one workspace on the bench database and an API key. */
+import pino from 'pino';
+import { startService, type RunningService } from '../server/start.ts';
+
+const ADMIN_TOKEN = 'wda_bench-admin-token-0123456789';
+export const ORG = 'bench';
+export const WS = 'shop';
+
+export interface BenchService {
+  readonly service: RunningService;
+  readonly url: string;
+  readonly apiKey: string;
+  /** `/api/v1/{org}/{ws}` + path. */
+  records(path: string): string;
+}
+
+async function adminPost(url: string, path: string, body: unknown): Promise<Record<string, unknown>> {
+  const response = await fetch(`${url}${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const parsed = (await response.json()) as Record<string, unknown>;
+  if (response.status !== 201) throw new Error(`POST ${path} answered ${response.status}: ${JSON.stringify(parsed)}`);
+  return parsed;
+}
+
+export async function startBenchService(databaseUrl: string): Promise<BenchService> {
+  const service = await startService({ adminToken: ADMIN_TOKEN, logger: pino({ level: 'silent' }) });
+  try {
+    await adminPost(service.url, '/api/admin/v1/orgs', { slug: ORG, name: ORG });
+    await adminPost(service.url, `/api/admin/v1/orgs/${ORG}/workspaces`, {
+      slug: WS,
+      name: WS,
+      database: { vendor: 'postgres', url: databaseUrl, schema: 'public' },
+    });
+    const key = await adminPost(service.url, `/api/admin/v1/orgs/${ORG}/workspaces/${WS}/api-keys`, { name: 'bench' });
+    const apiKey = String((key.data as Record<string, unknown> | undefined)?.key);
+    return { service, url: service.url, apiKey, records: (path) => `/api/v1/${ORG}/${WS}${path}` };
+  } catch (error) {
+    await service.close();
+    throw error;
+  }
+}

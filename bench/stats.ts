@@ -1,0 +1,34 @@
+/** Raw samples from any driver, merged into one measurement. Latencies in milliseconds. */
+export interface Sample {
+  readonly latencies: number[];
+  readonly seconds: number;
+  /** Failed calls: transport errors, timeouts and non-2xx answers. */
+  readonly errors: number;
+}
+
+export interface Measurement {
+  readonly rps: number;
+  readonly p50: number;
+  readonly p99: number;
+  readonly requests: number;
+  readonly errors: number;
+}
+
+function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  const index = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
+  return sorted[Math.max(0, index)] ?? Number.NaN;
+}
+
+/** Requests per second over all samples' time; percentiles over all their latencies. */
+export function summarise(samples: readonly Sample[]): Measurement {
+  const latencies = samples.flatMap((s) => s.latencies).sort((a, b) => a - b);
+  const seconds = samples.reduce((sum, s) => sum + s.seconds, 0);
+  return {
+    rps: latencies.length / seconds,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    requests: latencies.length,
+    errors: samples.reduce((sum, s) => sum + s.errors, 0),
+  };
+}
