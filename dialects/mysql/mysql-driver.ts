@@ -2,8 +2,10 @@
  * A mysql2 pool against MySQL 8 or MariaDB 10.11 (DESIGN §1).
  *
  * Values handed to core (core/schema/values.ts): DATE as 'YYYY-MM-DD' text, DATETIME and
- * TIMESTAMP as Dates read as UTC (sessions run with time_zone '+00:00'), DECIMAL and BIGINT as
- * strings, JSON as its text, tinyint(1) as 0/1 (the introspector calls it 'boolean').
+ * TIMESTAMP as their UTC text 'YYYY-MM-DD HH:MM:SS[.fff]' (sessions run with time_zone '+00:00';
+ * core reads zone-less text as UTC), DECIMAL and BIGINT as strings, JSON as its text, tinyint(1)
+ * as 0/1 (the introspector calls it 'boolean'). Dates stay text because mysql2 builds Date
+ * objects with Date.UTC(year, …), which maps the years 0–99 to 1900–1999.
  *
  * Statements run as server-side prepared statements (`execute`), so values never pass through
  * client-side escaping; the few statements the prepared protocol refuses fall back to `query`.
@@ -116,7 +118,7 @@ function poolOptions(config: DatabaseConfig): mysql.PoolOptions {
     connectionLimit: config.poolSize ?? 10,
     charset: 'utf8mb4_unicode_ci',
     timezone: 'Z',
-    dateStrings: ['DATE'],
+    dateStrings: true,
     supportBigNumbers: true,
     bigNumberStrings: true,
     decimalNumbers: false,

@@ -63,6 +63,14 @@ describe.skipIf(!available)('mysql driver values', () => {
     expect(text?.at).toBe('2026-11-22 10:00:00.123');
   });
 
+  it('round-trips dates and timestamps of years before 100 and after 9000', async () => {
+    const early = await roundTrip({ day: '0001-01-01', at: '0001-01-01T00:00:00.000Z' });
+    expect(early).toMatchObject({ day: '0001-01-01', at: '0001-01-01T00:00:00.000Z' });
+    const late = await roundTrip({ day: '9999-12-31', at: '9999-12-31T23:59:59.999Z' });
+    expect(late).toMatchObject({ day: '9999-12-31', at: '9999-12-31T23:59:59.999Z' });
+    expect(await roundTrip({ at: '0099-06-15T12:00:00.000Z' })).toMatchObject({ at: '0099-06-15T12:00:00.000Z' });
+  });
+
   it('reads TIMESTAMP columns in UTC whatever the session default of the server', async () => {
     const wire = await roundTrip({ ts: '2026-01-01T00:00:00.500Z' });
     // A client whose session runs at +05:00 sees the same instant as local text.
