@@ -22,6 +22,21 @@ function usableSets(keys: readonly UniqueKey[]): string {
   return keys.map((k) => `[${k.fields.join(', ')}]`).join(', ');
 }
 
+/** The conflict options of a bulk write, checked against the entity's unique keys (shared with CSV import). */
+export function readConflictOptions(entity: Entity, onConflict: unknown, conflictColumns: unknown): Omit<BulkRequest, 'rows'> {
+  const action = (onConflict ?? 'ERROR') as ConflictAction;
+  if (!ACTIONS.includes(action)) throw badRequest(`'onConflict' must be one of ${ACTIONS.join(', ')}`);
+  if (conflictColumns !== undefined && (!Array.isArray(conflictColumns) || conflictColumns.length === 0 || conflictColumns.some((c) => typeof c !== 'string'))) {
+    throw badRequest("'conflictColumns' must be a non-empty array of field names");
+  }
+  const names = (conflictColumns as string[] | undefined)?.map((name) => entity.fields.find((f) => f.column === name)?.name ?? name) ?? [entity.idField.name];
+  const key = entity.uniqueKeys.find((k) => sameSet(k.fields, names));
+  if (!key) {
+    throw new ApiError('BAD_REQUEST', `conflictColumns [${names.join(', ')}] match no primary key or unique index of ${entity.name}; usable sets: ${usableSets(entity.uniqueKeys)}`);
+  }
+  return { action, conflictFields: key.fields };
+}
+
 export function readBulkRequest(body: unknown, entity: Entity): BulkRequest {
   const payload = requireObject(body);
   const unknownKeys = Object.keys(payload).filter((k) => !['rows', 'conflictColumns', 'onConflict'].includes(k));
@@ -29,16 +44,5 @@ export function readBulkRequest(body: unknown, entity: Entity): BulkRequest {
   const rows = payload.rows;
   if (!Array.isArray(rows) || rows.length === 0) throw badRequest("'rows' must be a non-empty array of objects");
   if (rows.length > MAX_BULK_ROWS) throw badRequest(`'rows' may hold at most ${MAX_BULK_ROWS} rows, got ${rows.length}`);
-  const action = (payload.onConflict ?? 'ERROR') as ConflictAction;
-  if (!ACTIONS.includes(action)) throw badRequest(`'onConflict' must be one of ${ACTIONS.join(', ')}`);
-  const requested = payload.conflictColumns;
-  if (requested !== undefined && (!Array.isArray(requested) || requested.length === 0 || requested.some((c) => typeof c !== 'string'))) {
-    throw badRequest("'conflictColumns' must be a non-empty array of field names");
-  }
-  const names = (requested as string[] | undefined)?.map((name) => entity.fields.find((f) => f.column === name)?.name ?? name) ?? [entity.idField.name];
-  const key = entity.uniqueKeys.find((k) => sameSet(k.fields, names));
-  if (!key) {
-    throw new ApiError('BAD_REQUEST', `conflictColumns [${names.join(', ')}] match no primary key or unique index of ${entity.name}; usable sets: ${usableSets(entity.uniqueKeys)}`);
-  }
-  return { rows, action, conflictFields: key.fields };
+  return { rows, ...readConflictOptions(entity, payload.onConflict, payload.conflictColumns) };
 }

@@ -101,7 +101,9 @@ function groupByColumns(rows: readonly ValidRow[]): ValidRow[][] {
   const groups = new Map<string, ValidRow[]>();
   for (const row of rows) {
     const key = [...row.values.keys()].map((f) => f.column).join('\u0000');
-    groups.set(key, [...(groups.get(key) ?? []), row]);
+    const group = groups.get(key);
+    if (group) group.push(row);
+    else groups.set(key, [row]);
   }
   return [...groups.values()];
 }
@@ -146,14 +148,23 @@ function refused(error: unknown, result: BulkResult, runtime: WorkspaceRuntime, 
 
 export async function bulkInsert(runtime: WorkspaceRuntime, scope: ReadScope, policy: WritePolicy, viewUuid: string, body: unknown): Promise<BulkResult> {
   migrationBlocksWrites(scope);
+  return writeBulkRows(runtime, scope, policy, viewUuid, readBulkRequest(body, scope.root.entity));
+}
+
+/**
+ * The engine behind bulk insert and each CSV import batch: validates, dedupes and upserts
+ * `request.rows` in one transaction. No row-count limit here; callers bound their batches.
+ * A database refusal throws ApiError carrying `extra.result`, and nothing is written.
+ */
+export async function writeBulkRows(runtime: WorkspaceRuntime, scope: ReadScope, policy: WritePolicy, viewUuid: string, request: BulkRequest): Promise<BulkResult> {
   const entity = scope.root.entity;
-  const request = readBulkRequest(body, entity);
   const { valid, errors } = validateRows(scope, policy, request);
   const conflictFields = request.conflictFields.map((name) => entity.fieldsByName.get(name)).filter((f): f is Field => f !== undefined);
   const { kept, skipped } = dedupe(valid, conflictFields, request.action);
+  const warnings = warningsOf(runtime, entity, request);
   const result: BulkResult = {
     viewUuid, totalCount: request.rows.length, successCount: 0, failureCount: 0, skippedCount: skipped, errors,
-    ...(warningsOf(runtime, entity, request) ? { warnings: warningsOf(runtime, entity, request) } : {}),
+    ...(warnings ? { warnings } : {}),
   };
   try {
     await runtime.driver.transaction(async (tx) => {

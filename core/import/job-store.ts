@@ -1,0 +1,228 @@
+/**
+ * Import jobs, their batches and rejected rows, and saved mappings, in the control store
+ * (DESIGN §2, §9). Kept apart from core/control/store.ts; it runs on the same executor.
+ */
+import { randomUUID } from 'node:crypto';
+import type { ControlStore } from '../control/store.ts';
+import { CONTROL_SCHEMA } from '../control/migrations.ts';
+import { ident, join, raw, render, sql, type Sql } from '../sql.ts';
+import type { Driver, Executor } from '../../dialects/dialect.ts';
+import type { SourceRow } from './batches.ts';
+import type { ImportMethod, MappingInput } from './mapping.ts';
+import type { RowProblem } from './write-batch.ts';
+
+type Row = Record<string, unknown>;
+
+export type JobState = 'RUNNING' | 'DONE' | 'FAILED' | 'INTERRUPTED';
+
+/** A RUNNING job whose heartbeat is older than this belongs to a process that died. */
+export const HEARTBEAT_STALE_SECONDS = 30;
+
+export interface JobOptions {
+  readonly method: ImportMethod;
+  readonly header: boolean;
+  readonly delimiter: string;
+  /** `{csvColumn: fieldName}` actually used (positions "1", "2", … without a header). */
+  readonly mapping: Record<string, string>;
+  readonly onConflict: 'ERROR' | 'IGNORE' | 'UPDATE';
+  readonly conflictFields: readonly string[];
+}
+
+export interface JobCounts {
+  totalCount: number;
+  successCount: number;
+  failureCount: number;
+  skippedCount: number;
+  batchesDone: number;
+}
+
+export interface FailedBatch {
+  readonly batch: number;
+  readonly fromRow: number;
+  readonly toRow: number;
+  readonly code: string;
+  readonly message: string;
+}
+
+export interface JobRecord extends JobCounts {
+  readonly jobId: string;
+  readonly workspaceId: string;
+  readonly viewUuid: string;
+  readonly createdBy: string;
+  readonly state: JobState;
+  readonly options: JobOptions;
+  readonly header: string[] | null;
+}
+
+export interface BatchRecord {
+  readonly batch: number;
+  readonly fromRow: number;
+  readonly toRow: number;
+  readonly fingerprint: string;
+  readonly failure?: { readonly code: string; readonly message: string };
+}
+
+export interface SavedMapping {
+  readonly id: string;
+  readonly viewUuid: string;
+  readonly name: string;
+  readonly visibility: 'PRIVATE' | 'SHARED';
+  readonly mapping: MappingInput;
+  readonly header: boolean;
+  readonly method: ImportMethod;
+  readonly createdBy: string;
+}
+
+const renderer = {
+  quoteIdent: (name: string) => `"${name.replace(/"/g, '""')}"`,
+  placeholder: (index: number) => `$${index}`,
+};
+
+const t = (table: string): Sql => ident(CONTROL_SCHEMA, table);
+const jsonb = (value: unknown): Sql => sql`${JSON.stringify(value)}::jsonb`;
+
+const EFFECTIVE_STATE = raw(`CASE WHEN state = 'RUNNING' AND heartbeat_at < now() - interval '${HEARTBEAT_STALE_SECONDS} seconds' THEN 'INTERRUPTED' ELSE state END`);
+
+function toJob(row: Row): JobRecord {
+  return {
+    jobId: String(row.id),
+    workspaceId: String(row.workspace_id),
+    viewUuid: String(row.view_uuid),
+    createdBy: String(row.created_by),
+    state: row.effective_state as JobState,
+    options: row.options as JobOptions,
+    header: (row.header as string[] | null) ?? null,
+    totalCount: Number(row.total_count),
+    successCount: Number(row.success_count),
+    failureCount: Number(row.failure_count),
+    skippedCount: Number(row.skipped_count),
+    batchesDone: Number(row.batches_done),
+  };
+}
+
+function toMapping(row: Row): SavedMapping {
+  return {
+    id: String(row.id),
+    viewUuid: String(row.view_uuid),
+    name: String(row.name),
+    visibility: row.visibility as SavedMapping['visibility'],
+    mapping: row.mapping as MappingInput,
+    header: row.header === true,
+    method: row.method as ImportMethod,
+    createdBy: String(row.created_by),
+  };
+}
+
+function counts(c: JobCounts): Sql {
+  return sql`total_count = ${c.totalCount}, success_count = ${c.successCount}, failure_count = ${c.failureCount}, skipped_count = ${c.skippedCount}, batches_done = ${c.batchesDone}`;
+}
+
+export class ImportJobStore {
+  private constructor(
+    private readonly db: Executor,
+    private readonly driver: Driver | undefined,
+  ) {}
+
+  /**
+   * The control store keeps its executor private; its members are reached by element access
+   * so that this module's tables and queries stay out of core/control/store.ts.
+   */
+  static of(store: ControlStore): ImportJobStore {
+    return new ImportJobStore(store['db'], store['driver']);
+  }
+
+  private async rows(fragment: Sql, db: Executor = this.db): Promise<Row[]> {
+    return (await db.query(render(fragment, renderer))).rows;
+  }
+
+  async createJob(job: { workspaceId: string; viewUuid: string; createdBy: string; options: JobOptions; header: string[] | null }): Promise<string> {
+    const id = randomUUID();
+    await this.rows(sql`INSERT INTO ${t('import_jobs')} (id, workspace_id, view_uuid, created_by, state, options, header)
+      VALUES (${id}, ${job.workspaceId}, ${job.viewUuid}, ${job.createdBy}, 'RUNNING', ${jsonb(job.options)}, ${jsonb(job.header)})`);
+    return id;
+  }
+
+  async findJob(id: string): Promise<JobRecord | undefined> {
+    if (!/^[0-9a-f-]{36}$/i.test(id)) return undefined;
+    const row = (await this.rows(sql`SELECT *, ${EFFECTIVE_STATE} AS effective_state FROM ${t('import_jobs')} WHERE id = ${id}`))[0];
+    return row ? toJob(row) : undefined;
+  }
+
+  /** Takes a stopped job back to RUNNING for a resume; undefined when it is not resumable (or another resume won). */
+  async claimForResume(id: string): Promise<JobRecord | undefined> {
+    const row = (await this.rows(sql`UPDATE ${t('import_jobs')} SET state = 'RUNNING', heartbeat_at = now(), finished_at = NULL, error = NULL
+      WHERE id = ${id} AND (${EFFECTIVE_STATE}) IN ('FAILED', 'INTERRUPTED')
+      RETURNING *, 'RUNNING' AS effective_state`))[0];
+    return row ? toJob(row) : undefined;
+  }
+
+  async heartbeat(id: string): Promise<void> {
+    await this.rows(sql`UPDATE ${t('import_jobs')} SET heartbeat_at = now() WHERE id = ${id} AND state = 'RUNNING'`);
+  }
+
+  /** The batch, its rejected rows and the job's cumulative counts, in one control-store transaction. */
+  async recordBatch(jobId: string, batch: BatchRecord, rejected: readonly SourceRow[], problems: readonly RowProblem[], totals: JobCounts): Promise<void> {
+    const work = async (db: Executor): Promise<void> => {
+      await this.rows(sql`INSERT INTO ${t('import_batches')} (job_id, batch, from_row, to_row, committed, code, message, fingerprint)
+        VALUES (${jobId}, ${batch.batch}, ${batch.fromRow}, ${batch.toRow}, ${batch.failure === undefined}, ${batch.failure?.code ?? null}, ${batch.failure?.message ?? null}, ${batch.fingerprint})`, db);
+      if (rejected.length > 0) {
+        const byRow = new Map<number, RowProblem[]>();
+        for (const p of problems) byRow.set(p.row, [...(byRow.get(p.row) ?? []), p]);
+        const values = rejected.map((r) => {
+          const list = (byRow.get(r.row) ?? []).map(({ row: _row, line: _line, ...rest }) => rest);
+          return sql`(${jobId}, ${r.row}, ${r.line}, ${batch.batch}, ${jsonb(r.fields)}, ${jsonb(list)})`;
+        });
+        await this.rows(sql`INSERT INTO ${t('import_rejections')} (job_id, row_number, line, batch, raw, problems) VALUES ${join(values)}`, db);
+      }
+      await this.rows(sql`UPDATE ${t('import_jobs')} SET ${counts(totals)}, heartbeat_at = now() WHERE id = ${jobId}`, db);
+    };
+    if (this.driver) await this.driver.transaction(work);
+    else await work(this.db);
+  }
+
+  async finishJob(id: string, state: Exclude<JobState, 'RUNNING'>, totals: JobCounts, error?: { code: string; message: string }): Promise<void> {
+    await this.rows(sql`UPDATE ${t('import_jobs')} SET state = ${state}, ${counts(totals)}, error = ${jsonb(error ?? null)}, finished_at = now(), heartbeat_at = now() WHERE id = ${id}`);
+  }
+
+  async batchFingerprints(jobId: string): Promise<Map<number, string>> {
+    const rows = await this.rows(sql`SELECT batch, fingerprint FROM ${t('import_batches')} WHERE job_id = ${jobId}`);
+    return new Map(rows.map((r) => [Number(r.batch), String(r.fingerprint)]));
+  }
+
+  async failedBatches(jobId: string): Promise<FailedBatch[]> {
+    const rows = await this.rows(sql`SELECT batch, from_row, to_row, code, message FROM ${t('import_batches')} WHERE job_id = ${jobId} AND NOT committed ORDER BY batch`);
+    return rows.map((r) => ({ batch: Number(r.batch), fromRow: Number(r.from_row), toRow: Number(r.to_row), code: String(r.code), message: String(r.message) }));
+  }
+
+  /** Rejected rows after `afterRow`, in row order, a page at a time (rejections.csv streams them). */
+  async rejections(jobId: string, afterRow: number, limit: number): Promise<{ row: number; line: number; raw: string[]; problems: Omit<RowProblem, 'row' | 'line'>[] }[]> {
+    const rows = await this.rows(sql`SELECT row_number, line, raw, problems FROM ${t('import_rejections')}
+      WHERE job_id = ${jobId} AND row_number > ${afterRow} ORDER BY row_number LIMIT ${limit}`);
+    return rows.map((r) => ({ row: Number(r.row_number), line: Number(r.line), raw: r.raw as string[], problems: r.problems as Omit<RowProblem, 'row' | 'line'>[] }));
+  }
+
+  // ── saved mappings ───────────────────────────────────────────────────────────
+
+  async listMappings(viewUuid: string, subject: string): Promise<SavedMapping[]> {
+    const rows = await this.rows(sql`SELECT * FROM ${t('import_mappings')} WHERE view_uuid = ${viewUuid}
+      AND (visibility = 'SHARED' OR created_by = ${subject}) ORDER BY name, created_at`);
+    return rows.map(toMapping);
+  }
+
+  async findMapping(id: string): Promise<SavedMapping | undefined> {
+    if (!/^[0-9a-f-]{36}$/i.test(id)) return undefined;
+    const row = (await this.rows(sql`SELECT * FROM ${t('import_mappings')} WHERE id = ${id}`))[0];
+    return row ? toMapping(row) : undefined;
+  }
+
+  async insertMapping(mapping: Omit<SavedMapping, 'id'>): Promise<SavedMapping> {
+    const id = randomUUID();
+    await this.rows(sql`INSERT INTO ${t('import_mappings')} (id, view_uuid, name, visibility, mapping, header, method, created_by)
+      VALUES (${id}, ${mapping.viewUuid}, ${mapping.name}, ${mapping.visibility}, ${jsonb(mapping.mapping)}, ${mapping.header}, ${mapping.method}, ${mapping.createdBy})`);
+    return { id, ...mapping };
+  }
+
+  async deleteMapping(id: string): Promise<void> {
+    await this.rows(sql`DELETE FROM ${t('import_mappings')} WHERE id = ${id}`);
+  }
+}

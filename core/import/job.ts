@@ -1,0 +1,209 @@
+/**
+ * The import pipeline (DESIGN §9): open the CSV, read the header and settle the mapping (problems
+ * are a plain 400 before anything is imported), record a job, then stream batches of 500 through
+ * the writer, one transaction each, reporting progress as NDJSON events. Parsing of the next batch
+ * overlaps the write of the current one; at most two batches are in memory.
+ */
+import type { ViewRecord } from '../control/types.ts';
+import type { WorkspaceRuntime } from '../control/runtime.ts';
+import { ApiError, badRequest } from '../errors.ts';
+import type { ReadScope } from '../query/plan.ts';
+import { readScope } from '../query/read.ts';
+import { readConflictOptions } from '../write/bulk-request.ts';
+import { migrationBlocksWrites, type WritePolicy } from '../write/records.ts';
+import { batchesOf, type Batch } from './batches.ts';
+import { openCsv, type CsvRecord } from './csv-source.ts';
+import type { FailedBatch, ImportJobStore, JobCounts, JobOptions, JobRecord } from './job-store.ts';
+import { autoMapping, checkMapping, explicitMapping, importableColumns, positionalMapping, type ImportMapping } from './mapping.ts';
+import type { ImportOptions } from './options.ts';
+import { writeBatch, type BatchWriter } from './write-batch.ts';
+
+export type ImportEvent =
+  | { event: 'started'; jobId: string; mapping: Record<string, string>; skippedColumns: string[] }
+  | { event: 'progress'; batch: number; batchesDone: number; rowsRead: number; successCount: number; errorCount: number }
+  | { event: 'done'; jobId: string; totalCount: number; successCount: number; failureCount: number; skippedCount: number; failedBatches: FailedBatch[] }
+  | { event: 'error'; code: string; message: string };
+
+export interface ImportContext {
+  readonly runtime: WorkspaceRuntime;
+  readonly policy: { readonly read: ReadScope['policy']; readonly write: WritePolicy };
+  readonly view: ViewRecord;
+  readonly subject: string;
+  readonly jobs: ImportJobStore;
+  /** Body size limit in bytes (100 MiB unless configured lower). */
+  readonly limitBytes: number;
+  /** The workspace as it is now (migration flags move while an import runs). */
+  refresh(): Promise<WorkspaceRuntime>;
+  /** True once the client's connection is gone. */
+  connectionLost(): boolean;
+  logError(error: unknown): void;
+}
+
+export interface PreparedImport {
+  readonly jobId: string;
+  readonly started: ImportEvent;
+  /** Runs the batches; never throws: a stop becomes an `error` event and the job records it. */
+  run(emit: (event: ImportEvent) => void): Promise<void>;
+}
+
+const HEARTBEAT_MS = 10_000;
+
+/** Reads the first record; the rest stay in the stream. */
+async function firstRecord(records: AsyncGenerator<CsvRecord, void, undefined>): Promise<CsvRecord> {
+  const first = await records.next();
+  if (first.done) throw badRequest('the file is empty');
+  return first.value;
+}
+
+async function* prepend(first: CsvRecord, rest: AsyncGenerator<CsvRecord, void, undefined>): AsyncGenerator<CsvRecord, void, undefined> {
+  yield first;
+  yield* rest;
+}
+
+function settleMapping(ctx: ImportContext, scope: ReadScope, options: ImportOptions, header: string[] | null, width: number): ImportMapping {
+  const entity = scope.root.entity;
+  const columns = importableColumns(entity, ctx.runtime.columnsByView.get(ctx.view.uuid) ?? [], options.method);
+  let mapping: ImportMapping;
+  if (options.mapping) mapping = explicitMapping(options.mapping, header, width, columns, entity);
+  else mapping = header ? autoMapping(header, columns) : positionalMapping(width, columns);
+  checkMapping(mapping, entity, options.method, columns);
+  return mapping;
+}
+
+function conflictOf(scope: ReadScope, options: ImportOptions): BatchWriter['conflict'] {
+  const entity = scope.root.entity;
+  if (options.method === 'UPDATE') return { action: 'UPDATE', conflictFields: [entity.idField.name] };
+  return readConflictOptions(entity, options.onConflict, options.conflictColumns);
+}
+
+/** A resumed job imports the re-sent file with the options it started with. */
+export function optionsOfJob(job: JobRecord): ImportOptions {
+  const o = job.options;
+  return { method: o.method, header: o.header, delimiter: o.delimiter, mapping: o.mapping, onConflict: o.onConflict, conflictColumns: [...o.conflictFields] };
+}
+
+export async function prepareImport(ctx: ImportContext, body: AsyncIterable<Buffer>, options: ImportOptions, resumed?: JobRecord): Promise<PreparedImport> {
+  const scope = readScope(ctx.runtime, ctx.view.entity, ctx.policy.read, ctx.view.uuid);
+  migrationBlocksWrites(scope);
+  const conflict = conflictOf(scope, options);
+  const source = await openCsv(body, { limitBytes: ctx.limitBytes, ...(options.delimiter !== undefined ? { delimiter: options.delimiter } : {}) });
+  const first = await firstRecord(source.records);
+  const header = options.header ? first.fields : null;
+  const records = options.header ? source.records : prepend(first, source.records);
+  if (resumed && resumed.header !== null && JSON.stringify(resumed.header) !== JSON.stringify(header)) {
+    throw badRequest('the header differs from the one of the original import; resume needs the same file');
+  }
+  const mapping = settleMapping(ctx, scope, options, header, first.fields.length);
+  const jobOptions: JobOptions = {
+    method: options.method, header: options.header, delimiter: source.delimiter, mapping: mapping.mapping,
+    onConflict: conflict.action, conflictFields: conflict.conflictFields,
+  };
+  const jobId = resumed?.jobId ?? await ctx.jobs.createJob({ workspaceId: ctx.runtime.workspace.id, viewUuid: ctx.view.uuid, createdBy: ctx.subject, options: jobOptions, header });
+  const writer: BatchWriter = { runtime: ctx.runtime, scope, policy: ctx.policy.write, viewUuid: ctx.view.uuid, mapping, method: options.method, conflict };
+  return {
+    jobId,
+    started: { event: 'started', jobId, mapping: mapping.mapping, skippedColumns: mapping.skippedColumns },
+    run: (emit) => new ImportRun(ctx, writer, jobId, resumed).run(batchesOf(records), emit),
+  };
+}
+
+/** One run of a job over one request body; a resume is a second run of the same job. */
+class ImportRun {
+  private readonly totals: JobCounts;
+  private readonly skipThrough: number;
+
+  constructor(
+    private readonly ctx: ImportContext,
+    private readonly writer: BatchWriter,
+    private readonly jobId: string,
+    resumed: JobRecord | undefined,
+  ) {
+    this.totals = {
+      totalCount: resumed?.totalCount ?? 0,
+      successCount: resumed?.successCount ?? 0,
+      failureCount: resumed?.failureCount ?? 0,
+      skippedCount: resumed?.skippedCount ?? 0,
+      batchesDone: resumed?.batchesDone ?? 0,
+    };
+    this.skipThrough = resumed?.batchesDone ?? 0;
+  }
+
+  async run(batches: AsyncGenerator<Batch, void, undefined>, emit: (event: ImportEvent) => void): Promise<void> {
+    const heartbeat = setInterval(() => void this.ctx.jobs.heartbeat(this.jobId).catch(() => undefined), HEARTBEAT_MS);
+    heartbeat.unref();
+    // The write of batch N runs while batch N+1 is parsed; `pending` settles to the error that stopped it, if any.
+    let pending: Promise<unknown> = Promise.resolve(null);
+    try {
+      const fingerprints = this.skipThrough > 0 ? await this.ctx.jobs.batchFingerprints(this.jobId) : new Map<number, string>();
+      let seen = 0;
+      for await (const batch of batches) {
+        seen = batch.batch;
+        if (batch.batch <= this.skipThrough) {
+          this.checkSameFile(batch, fingerprints);
+          continue;
+        }
+        await this.rethrow(pending);
+        await this.checkWritesAllowed();
+        pending = this.process(batch, emit).then(() => null, (error: unknown) => error);
+      }
+      await this.rethrow(pending);
+      if (seen < this.skipThrough) throw badRequest(`the file has fewer rows than the ${this.skipThrough} batch(es) already imported; resume needs the same file`);
+      await this.ctx.jobs.finishJob(this.jobId, 'DONE', this.totals);
+      emit({ event: 'done', jobId: this.jobId, ...this.counts(), failedBatches: await this.ctx.jobs.failedBatches(this.jobId) });
+    } catch (error) {
+      await pending;
+      await this.stop(error, emit);
+    } finally {
+      clearInterval(heartbeat);
+      await batches.return(undefined).catch(() => undefined);
+    }
+  }
+
+  private counts(): Omit<JobCounts, 'batchesDone'> {
+    const { totalCount, successCount, failureCount, skippedCount } = this.totals;
+    return { totalCount, successCount, failureCount, skippedCount };
+  }
+
+  private async rethrow(pending: Promise<unknown>): Promise<void> {
+    const error = await pending;
+    if (error !== null) throw error;
+  }
+
+  private checkSameFile(batch: Batch, fingerprints: ReadonlyMap<number, string>): void {
+    if (fingerprints.get(batch.batch) !== batch.fingerprint) {
+      throw badRequest(`rows ${batch.fromRow}–${batch.toRow} (batch ${batch.batch}) differ from the original import; resume needs the same file`);
+    }
+  }
+
+  /** An entity whose migration blocks writes stops the import at the next batch boundary. */
+  private async checkWritesAllowed(): Promise<void> {
+    const fresh = await this.ctx.refresh();
+    migrationBlocksWrites(readScope(fresh, this.ctx.view.entity, this.ctx.policy.read, this.ctx.view.uuid));
+  }
+
+  private async process(batch: Batch, emit: (event: ImportEvent) => void): Promise<void> {
+    const outcome = await writeBatch(this.writer, batch);
+    const t = this.totals;
+    t.totalCount += batch.rows.length;
+    t.successCount += outcome.successCount;
+    t.failureCount += outcome.failureCount;
+    t.skippedCount += outcome.skippedCount;
+    t.batchesDone += 1;
+    const record = { batch: batch.batch, fromRow: batch.fromRow, toRow: batch.toRow, fingerprint: batch.fingerprint, ...(outcome.failure ? { failure: outcome.failure } : {}) };
+    await this.ctx.jobs.recordBatch(this.jobId, record, outcome.rejected, outcome.problems, t);
+    emit({ event: 'progress', batch: batch.batch, batchesDone: t.batchesDone, rowsRead: batch.toRow, successCount: t.successCount, errorCount: t.failureCount });
+  }
+
+  private async stop(error: unknown, emit: (event: ImportEvent) => void): Promise<void> {
+    const lost = this.ctx.connectionLost() && !(error instanceof ApiError);
+    const known = error instanceof ApiError ? error : null;
+    if (!known && !lost) this.ctx.logError(error);
+    const reason = known
+      ? { code: known.code, message: known.message }
+      : lost
+        ? { code: 'INTERRUPTED', message: 'the connection was lost; committed batches stay imported and the job can be resumed' }
+        : { code: 'INTERNAL_ERROR', message: 'the import stopped on an internal error; committed batches stay imported and the job can be resumed' };
+    await this.ctx.jobs.finishJob(this.jobId, lost ? 'INTERRUPTED' : 'FAILED', this.totals, reason).catch((e: unknown) => this.ctx.logError(e));
+    emit({ event: 'error', ...reason });
+  }
+}

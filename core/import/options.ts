@@ -1,0 +1,81 @@
+/** Import options from the query string, the X-Import-Mapping header and a saved mapping (DESIGN §9, §12). */
+import { badRequest } from '../errors.ts';
+import { DELIMITERS } from './csv-source.ts';
+import type { SavedMapping } from './job-store.ts';
+import { readMappingInput, type ImportMethod, type MappingInput } from './mapping.ts';
+
+export interface ImportOptions {
+  readonly method: ImportMethod;
+  readonly header: boolean;
+  /** Undefined: detected from the first line. */
+  readonly delimiter?: string;
+  /** Undefined: auto-mapping by header, or by position without one. */
+  readonly mapping?: MappingInput;
+  readonly onConflict?: string;
+  readonly conflictColumns?: string[];
+}
+
+export type ImportQuery = Readonly<Record<string, string | string[] | undefined>>;
+
+const KNOWN = ['method', 'header', 'delimiter', 'mapping', 'onConflict', 'conflictColumns'];
+
+function single(query: ImportQuery, name: string): string | undefined {
+  const value = query[name];
+  if (Array.isArray(value)) throw badRequest(`'${name}' may be given once`);
+  return value === undefined || value === '' ? undefined : value;
+}
+
+function readMethod(text: string | undefined): ImportMethod | undefined {
+  if (text === undefined) return undefined;
+  const method = text.toUpperCase();
+  if (method !== 'INSERT' && method !== 'UPDATE') throw badRequest("'method' must be INSERT or UPDATE");
+  return method;
+}
+
+function readBoolean(name: string, text: string | undefined): boolean | undefined {
+  if (text === undefined) return undefined;
+  if (text === 'true' || text === 'false') return text === 'true';
+  throw badRequest(`'${name}' must be true or false`);
+}
+
+function readDelimiter(text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  const delimiter = text === 'tab' || text === '\\t' ? '\t' : text;
+  if (!(DELIMITERS as readonly string[]).includes(delimiter)) throw badRequest("'delimiter' must be one of , ; | or tab (\\t)");
+  return delimiter;
+}
+
+function readHeaderMapping(text: string | undefined): MappingInput | undefined {
+  if (text === undefined) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw badRequest('X-Import-Mapping must be JSON {csvColumn: fieldName}');
+  }
+  return readMappingInput(parsed, 'X-Import-Mapping');
+}
+
+/** Query options win over a saved mapping's `header` and `method`; a mapping header and a saved mapping exclude each other. */
+export function readImportOptions(query: ImportQuery, mappingHeader: string | undefined, saved: SavedMapping | undefined): ImportOptions {
+  const unknown = Object.keys(query).filter((k) => !KNOWN.includes(k));
+  if (unknown.length > 0) throw badRequest(`unknown import options: ${unknown.join(', ')}; known: ${KNOWN.join(', ')}`);
+  const explicit = readHeaderMapping(mappingHeader);
+  if (explicit && saved) throw badRequest('give either mapping=<savedMappingId> or an X-Import-Mapping header, not both');
+  const method = readMethod(single(query, 'method')) ?? saved?.method ?? 'INSERT';
+  const onConflict = single(query, 'onConflict')?.toUpperCase();
+  const conflictText = single(query, 'conflictColumns');
+  if (method === 'UPDATE' && (onConflict !== undefined || conflictText !== undefined)) {
+    throw badRequest('onConflict and conflictColumns apply to method INSERT; UPDATE always matches on the primary key');
+  }
+  const delimiter = readDelimiter(single(query, 'delimiter'));
+  const mapping = explicit ?? saved?.mapping;
+  return {
+    method,
+    header: readBoolean('header', single(query, 'header')) ?? saved?.header ?? true,
+    ...(delimiter !== undefined ? { delimiter } : {}),
+    ...(mapping !== undefined ? { mapping } : {}),
+    ...(onConflict !== undefined ? { onConflict } : {}),
+    ...(conflictText !== undefined ? { conflictColumns: conflictText.split(',').map((c) => c.trim()).filter((c) => c !== '') } : {}),
+  };
+}

@@ -1,0 +1,160 @@
+/**
+ * One batch into the workspace database, in one transaction. INSERT goes through the bulk
+ * engine (validation, dedupe, upsert); UPDATE changes existing rows by primary key, one
+ * statement per row so that a key that matches nothing is reported for exactly that row.
+ * A refusal only the database can detect fails the whole batch (spec "CSV import" rule 7).
+ */
+import type { WorkspaceRuntime } from '../control/runtime.ts';
+import { ApiError } from '../errors.ts';
+import { ident, join, render, sql } from '../sql.ts';
+import type { ReadScope } from '../query/plan.ts';
+import type { Executor } from '../../dialects/dialect.ts';
+import { predicateSql, type CompileContext } from '../query/compile-read.ts';
+import { ROOT_ALIAS } from '../query/joins.ts';
+import { idPredicate } from '../query/plan-read.ts';
+import { writeBulkRows, type BulkError } from '../write/bulk.ts';
+import type { BulkRequest } from '../write/bulk-request.ts';
+import { translateDbError } from '../write/db-errors.ts';
+import type { WritePolicy } from '../write/records.ts';
+import { checkRow, type RowValues } from '../write/validate.ts';
+import { parseScalar } from '../write/coerce.ts';
+import { rowBody, type Batch, type SourceRow } from './batches.ts';
+import type { ImportMapping, ImportMethod } from './mapping.ts';
+
+export interface RowProblem {
+  readonly row: number;
+  readonly line: number;
+  readonly field?: string;
+  readonly code: string;
+  readonly message: string;
+}
+
+export interface BatchOutcome {
+  readonly successCount: number;
+  readonly skippedCount: number;
+  readonly failureCount: number;
+  readonly problems: RowProblem[];
+  /** Rows not imported, for rejections.csv (all rows of a failed batch). */
+  readonly rejected: SourceRow[];
+  /** Set when the database refused the whole batch. */
+  readonly failure?: { readonly code: string; readonly message: string };
+}
+
+export interface BatchWriter {
+  readonly runtime: WorkspaceRuntime;
+  readonly scope: ReadScope;
+  readonly policy: WritePolicy;
+  readonly viewUuid: string;
+  readonly mapping: ImportMapping;
+  readonly method: ImportMethod;
+  readonly conflict: Omit<BulkRequest, 'rows'>;
+}
+
+/** Codes that mean "the database refused this batch"; anything else stops the import. */
+const BATCH_FAILURES = new Set(['CONFLICT', 'REFERENCE_NOT_FOUND', 'VALIDATION_FAILED', 'FORBIDDEN']);
+
+function widthProblem(row: SourceRow, width: number): RowProblem {
+  return { row: row.row, line: row.line, code: 'VALIDATION_FAILED', message: `has ${row.fields.length} field(s); the file's rows have ${width}` };
+}
+
+function toProblems(errors: readonly BulkError[], rows: readonly SourceRow[]): RowProblem[] {
+  return errors.map((e) => {
+    const source = rows[e.row];
+    return { row: source?.row ?? 0, line: source?.line ?? 0, ...(e.field !== undefined ? { field: e.field } : {}), code: e.code, message: e.message };
+  });
+}
+
+function rejectedRows(rows: readonly SourceRow[], problems: readonly RowProblem[]): SourceRow[] {
+  const failed = new Set(problems.map((p) => p.row));
+  return rows.filter((r) => failed.has(r.row));
+}
+
+async function insertRows(writer: BatchWriter, bodies: Record<string, unknown>[]): Promise<{ successCount: number; skippedCount: number; errors: BulkError[] }> {
+  const result = await writeBulkRows(writer.runtime, writer.scope, writer.policy, writer.viewUuid, { rows: bodies, ...writer.conflict });
+  return { successCount: result.successCount, skippedCount: result.skippedCount, errors: result.errors };
+}
+
+export async function writeBatch(writer: BatchWriter, batch: Batch): Promise<BatchOutcome> {
+  const widthProblems: RowProblem[] = [];
+  const rows: SourceRow[] = [];
+  for (const row of batch.rows) {
+    if (row.fields.length !== writer.mapping.width) widthProblems.push(widthProblem(row, writer.mapping.width));
+    else rows.push(row);
+  }
+  const bodies = rows.map((row) => rowBody(row, writer.mapping, writer.method));
+  try {
+    const written = writer.method === 'INSERT' ? await insertRows(writer, bodies) : await updateRows(writer, bodies);
+    const problems = [...widthProblems, ...toProblems(written.errors, rows)].sort((a, b) => a.row - b.row);
+    const rejected = rejectedRows(batch.rows, problems);
+    return { successCount: written.successCount, skippedCount: written.skippedCount, failureCount: rejected.length, problems, rejected };
+  } catch (error) {
+    const translated = translateDbError(writer.runtime.dialect, writer.scope.root.entity, error);
+    if (!(translated instanceof ApiError) || !BATCH_FAILURES.has(translated.code)) throw translated;
+    const earlier = (translated.extra?.result as { errors?: BulkError[] } | undefined)?.errors ?? [];
+    const problems = [...widthProblems, ...toProblems(earlier, rows)].sort((a, b) => a.row - b.row);
+    return { successCount: 0, skippedCount: 0, failureCount: batch.rows.length, problems, rejected: [...batch.rows], failure: { code: translated.code, message: translated.message } };
+  }
+}
+
+interface PreparedUpdate {
+  readonly index: number;
+  readonly id: unknown;
+  readonly values: RowValues;
+}
+
+function prepareUpdates(writer: BatchWriter, bodies: readonly Record<string, unknown>[]): { ready: PreparedUpdate[]; errors: BulkError[] } {
+  const entity = writer.scope.root.entity;
+  const idName = entity.idField.name;
+  const ready: PreparedUpdate[] = [];
+  const errors: BulkError[] = [];
+  bodies.forEach((body, index) => {
+    const { [idName]: rawId, ...rest } = body;
+    const id = rawId === undefined || rawId === null ? null : parseScalar(entity.idField.type, rawId, { fromText: true });
+    if (id === null || !id.ok) {
+      errors.push({ row: index, field: idName, code: 'VALIDATION_FAILED', message: id === null ? `${idName} is required: UPDATE matches rows on it` : `${idName} ${id.message}` });
+      return;
+    }
+    const { values, problems } = checkRow(writer.scope.root, rest, 'update');
+    if (problems.length > 0) {
+      errors.push(...problems.map((p) => ({ row: index, field: p.field, code: 'VALIDATION_FAILED', message: `${p.field} ${p.message}` })));
+      return;
+    }
+    try {
+      writer.policy.checkUpdate(entity, values);
+      ready.push({ index, id: id.value, values });
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      errors.push({ row: index, code: error.code, message: error.message });
+    }
+  });
+  return { ready, errors };
+}
+
+async function updateOne(writer: BatchWriter, tx: Executor, update: PreparedUpdate): Promise<boolean> {
+  const { runtime, scope } = writer;
+  const entity = scope.root.entity;
+  const ctx: CompileContext = { dialect: runtime.dialect, config: runtime.config, root: entity, joins: new Map() };
+  const where = [...scope.policy.rowPredicates(entity), idPredicate(entity.idField, update.id)];
+  const condition = join(where.map((p) => sql`(${predicateSql(ctx, p)})`), ' AND ');
+  const assignments = join([...update.values.entries()].map(([f, v]) => sql`${ident(f.column)} = ${runtime.dialect.encodeValue(f.type, v)}`));
+  const statement = runtime.dialect.updateStatement(runtime.dialect.tableRef(entity.table, runtime.config), ROOT_ALIAS, assignments, condition);
+  return (await tx.query(render(statement, runtime.dialect))).affectedRows > 0;
+}
+
+/**
+ * Method UPDATE: a row whose key matches no row (or only a row hidden from the caller by
+ * row-level security) is a failure of that row (NOT_FOUND), never an insert.
+ */
+async function updateRows(writer: BatchWriter, bodies: readonly Record<string, unknown>[]): Promise<{ successCount: number; skippedCount: number; errors: BulkError[] }> {
+  const { ready, errors } = prepareUpdates(writer, bodies);
+  const entity = writer.scope.root.entity;
+  let successCount = 0;
+  const missing: BulkError[] = [];
+  await writer.runtime.driver.transaction(async (tx) => {
+    for (const update of ready) {
+      if (await updateOne(writer, tx, update)) successCount++;
+      else missing.push({ row: update.index, code: 'NOT_FOUND', message: `no ${entity.name} record with ${entity.idField.name} ${String(update.id)} exists; UPDATE changes existing rows only` });
+    }
+  });
+  return { successCount, skippedCount: 0, errors: [...errors, ...missing].sort((a, b) => a.row - b.row) };
+}
