@@ -6,7 +6,9 @@
 export type SqlPart =
   | { readonly kind: 'text'; readonly text: string }
   | { readonly kind: 'param'; readonly value: unknown }
-  | { readonly kind: 'ident'; readonly names: readonly string[] };
+  | { readonly kind: 'ident'; readonly names: readonly string[] }
+  /** A nested fragment, kept by reference so composing never copies (flattened by render). */
+  | { readonly kind: 'fragment'; readonly fragment: Sql };
 
 export interface Sql {
   readonly parts: readonly SqlPart[];
@@ -37,7 +39,7 @@ export function sql(strings: TemplateStringsArray, ...values: unknown[]): Sql {
     if (text) parts.push({ kind: 'text', text });
     if (i < values.length) {
       const value = values[i];
-      if (isSql(value)) parts.push(...value.parts);
+      if (isSql(value)) parts.push({ kind: 'fragment', fragment: value });
       else parts.push({ kind: 'param', value });
     }
   });
@@ -61,27 +63,34 @@ export function join(items: readonly Sql[], separator = ', '): Sql {
   const parts: SqlPart[] = [];
   items.forEach((item, i) => {
     if (i > 0 && separator) parts.push({ kind: 'text', text: separator });
-    parts.push(...item.parts);
+    parts.push({ kind: 'fragment', fragment: item });
   });
   return { parts };
 }
 
-export function isEmpty(fragment: Sql): boolean {
-  return fragment.parts.length === 0;
-}
-
 export const empty = EMPTY;
 
-export function render(fragment: Sql, renderer: SqlRenderer): CompiledSql {
-  const params: unknown[] = [];
-  let text = '';
+function renderInto(fragment: Sql, renderer: SqlRenderer, out: { text: string[]; params: unknown[] }): void {
   for (const part of fragment.parts) {
-    if (part.kind === 'text') text += part.text;
-    else if (part.kind === 'ident') text += part.names.map((n) => renderer.quoteIdent(n)).join('.');
-    else {
-      params.push(part.value);
-      text += renderer.placeholder(params.length);
+    switch (part.kind) {
+      case 'text':
+        out.text.push(part.text);
+        break;
+      case 'ident':
+        out.text.push(part.names.map((n) => renderer.quoteIdent(n)).join('.'));
+        break;
+      case 'fragment':
+        renderInto(part.fragment, renderer, out);
+        break;
+      default:
+        out.params.push(part.value);
+        out.text.push(renderer.placeholder(out.params.length));
     }
   }
-  return { text, params };
+}
+
+export function render(fragment: Sql, renderer: SqlRenderer): CompiledSql {
+  const out = { text: [] as string[], params: [] as unknown[] };
+  renderInto(fragment, renderer, out);
+  return { text: out.text.join(''), params: out.params };
 }

@@ -11,6 +11,7 @@ import { buildModel } from '../schema/build-model.ts';
 import type { Entity, SchemaModel } from '../schema/model.ts';
 import type { ComputedField, ViewShape } from '../query/plan.ts';
 import { compileComputedColumn } from './computed.ts';
+import { SingleFlight } from './single-flight.ts';
 import type { ControlStore } from './store.ts';
 import {
   DEFAULT_ENTITY_OPTIONS,
@@ -53,6 +54,7 @@ export class WorkspaceRuntime {
   readonly rulesByView: ReadonlyMap<string, readonly RlsRuleRecord[]>;
   private readonly entityRecords: Map<string, EntityRecord>;
   private readonly viewsByUuid: Map<string, ViewRecord>;
+  private readonly defaultViews: Map<string, ViewRecord>;
   private readonly shapes = new Map<string, ViewShape>();
 
   constructor(state: WorkspaceState) {
@@ -65,6 +67,7 @@ export class WorkspaceRuntime {
     this.rulesByView = groupBy(state.rules, (r) => r.viewUuid);
     this.entityRecords = new Map(state.entities.map((e) => [e.name, e]));
     this.viewsByUuid = new Map(state.views.map((v) => [v.uuid, v]));
+    this.defaultViews = new Map(state.views.filter((v) => v.isDefault).map((v) => [v.entity, v]));
   }
 
   get config(): DatabaseConfig {
@@ -90,7 +93,7 @@ export class WorkspaceRuntime {
   }
 
   defaultViewRecord(entityName: string): ViewRecord | undefined {
-    return this.views.find((v) => v.entity === entityName && v.isDefault);
+    return this.defaultViews.get(entityName);
   }
 
   /** The entity read through `viewUuid` (or its default view): computed columns, options, migration flag. */
@@ -123,6 +126,9 @@ export class WorkspaceCache {
   private readonly entries = new Map<string, CacheEntry>();
   private readonly drivers = new Map<string, { key: string; driver: Driver }>();
   private readonly slugs = new Map<string, { id: string; at: number }>();
+  private readonly generations = new Map<string, number>();
+  private readonly refreshes = new SingleFlight<string, WorkspaceRuntime>();
+  private readonly slugLookups = new SingleFlight<string, string>();
 
   constructor(
     private readonly store: ControlStore,
@@ -133,31 +139,46 @@ export class WorkspaceCache {
     const slugKey = `${orgSlug}/${wsSlug}`;
     const cached = this.slugs.get(slugKey);
     if (cached && Date.now() - cached.at < RECHECK_MS) return this.byId(cached.id);
-    const workspace = await this.store.findWorkspace(orgSlug, wsSlug);
-    if (!workspace) throw notFound(`workspace '${orgSlug}/${wsSlug}' does not exist`);
-    this.slugs.set(slugKey, { id: workspace.id, at: Date.now() });
-    return this.byId(workspace.id);
+    const id = await this.slugLookups.run(slugKey, async () => {
+      const workspace = await this.store.findWorkspace(orgSlug, wsSlug);
+      if (!workspace) throw notFound(`workspace '${orgSlug}/${wsSlug}' does not exist`);
+      this.slugs.set(slugKey, { id: workspace.id, at: Date.now() });
+      return workspace.id;
+    });
+    return this.byId(id);
   }
 
   async byId(id: string): Promise<WorkspaceRuntime> {
     const entry = this.entries.get(id);
     if (entry && Date.now() - entry.checkedAt < RECHECK_MS) return entry.runtime;
+    return this.refreshes.run(id, () => this.refresh(id));
+  }
+
+  /** Reloads when the stored version moved; a load raced by invalidate() is not cached. */
+  private async refresh(id: string): Promise<WorkspaceRuntime> {
+    const generation = this.generation(id);
     const version = await this.store.workspaceVersion(id);
     if (version === undefined) {
       this.entries.delete(id);
       throw notFound('workspace does not exist');
     }
+    const entry = this.entries.get(id);
     if (entry && entry.runtime.workspace.version === version) {
       entry.checkedAt = Date.now();
       return entry.runtime;
     }
     const runtime = await this.load(id);
-    this.entries.set(id, { runtime, checkedAt: Date.now() });
+    if (this.generation(id) === generation) this.entries.set(id, { runtime, checkedAt: Date.now() });
     return runtime;
+  }
+
+  private generation(id: string): number {
+    return this.generations.get(id) ?? 0;
   }
 
   /** Forgets the cached runtime so the next request reloads it (called after local changes). */
   invalidate(id: string): void {
+    this.generations.set(id, this.generation(id) + 1);
     this.entries.delete(id);
     for (const [key, value] of this.slugs) if (value.id === id) this.slugs.delete(key);
   }

@@ -14,26 +14,47 @@ export interface Column {
 export type JsonRecord = Record<string, unknown>;
 export type RecordAssembler = (rows: readonly Record<string, unknown>[]) => JsonRecord[];
 
-function assembleRow(row: Record<string, unknown>, columns: readonly Column[]): JsonRecord {
-  const root: JsonRecord = {};
-  const nodes = new Map<string, JsonRecord | null>([['', root]]);
-  for (const column of columns) {
+/** A column with its node slots worked out once per query, not once per cell. */
+interface Slot {
+  readonly column: Column;
+  /** Index of the node the value goes into (0 is the root). */
+  readonly node: number;
+  /** For an expanded node's key column: the parent node and the relationship name. */
+  readonly parent: number;
+  readonly name: string;
+}
+
+function slotsOf(columns: readonly Column[]): { slots: Slot[]; nodeCount: number } {
+  const indexOf = new Map<string, number>([['', 0]]);
+  const slots = columns.map((column) => {
     const key = column.path.join('.');
-    const raw = row[column.alias];
-    if (column.key === null) {
-      const parent = nodes.get(column.path.slice(0, -1).join('.'));
-      const name = column.path[column.path.length - 1] ?? '';
+    if (column.key === null && !indexOf.has(key)) indexOf.set(key, indexOf.size);
+    const parent = indexOf.get(column.path.slice(0, -1).join('.')) ?? 0;
+    return { column, node: indexOf.get(key) ?? 0, parent, name: column.path[column.path.length - 1] ?? '' };
+  });
+  return { slots, nodeCount: indexOf.size };
+}
+
+function assembleRow(row: Record<string, unknown>, slots: readonly Slot[], nodeCount: number): JsonRecord {
+  const nodes: (JsonRecord | null)[] = new Array<JsonRecord | null>(nodeCount).fill(null);
+  const root: JsonRecord = {};
+  nodes[0] = root;
+  for (const slot of slots) {
+    const raw = row[slot.column.alias];
+    if (slot.column.key === null) {
+      const parent = nodes[slot.parent] ?? null;
       const child = parent && raw !== null && raw !== undefined ? {} : null;
-      if (parent) parent[name] = child;
-      nodes.set(key, child);
+      if (parent) parent[slot.name] = child;
+      nodes[slot.node] = child;
       continue;
     }
-    const target = nodes.get(key);
-    if (target) target[column.key] = toWireValue(column.type, raw);
+    const target = nodes[slot.node];
+    if (target) target[slot.column.key] = toWireValue(slot.column.type, raw);
   }
   return root;
 }
 
 export function assembler(columns: readonly Column[]): RecordAssembler {
-  return (rows) => rows.map((row) => assembleRow(row, columns));
+  const { slots, nodeCount } = slotsOf(columns);
+  return (rows) => rows.map((row) => assembleRow(row, slots, nodeCount));
 }

@@ -83,7 +83,9 @@ function conjunction(ctx: CompileContext, predicates: readonly Predicate[]): Sql
 function joinSql(ctx: CompileContext, node: JoinNode): Sql {
   const table = ctx.dialect.tableRef(node.entity.table, ctx.config);
   const on = sql`${ident(node.alias, node.targetField.column)} = ${ident(node.parentAlias, node.parentField.column)}`;
-  const extra = node.conditions.length > 0 ? sql` AND ${conjunction(ctx, node.conditions)}` : raw('');
+  // Policy predicates are written relative to the joined entity: re-root them at this node.
+  const conditions = node.conditions.map((p) => ({ ...p, target: { ...p.target, hops: [...node.path, ...p.target.hops] } }));
+  const extra = conditions.length > 0 ? sql` AND ${conjunction(ctx, conditions)}` : raw('');
   return sql` LEFT JOIN ${table} ${ident(node.alias)} ON ${on}${extra}`;
 }
 

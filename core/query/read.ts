@@ -1,5 +1,5 @@
 /** Executes reads: the page and the count run concurrently, one statement each (DESIGN §6). */
-import { render, type Sql } from '../sql.ts';
+import { render, type CompiledSql, type Sql } from '../sql.ts';
 import type { Dialect, Executor } from '../../dialects/dialect.ts';
 import type { WorkspaceRuntime } from '../control/runtime.ts';
 import type { CountMode } from '../control/types.ts';
@@ -41,11 +41,31 @@ async function run(db: Executor, dialect: Dialect, fragment: Sql): Promise<Recor
   return (await db.query(render(fragment, dialect))).rows;
 }
 
+/**
+ * Planner estimates are approximate by nature, so one is reused for a few seconds per statement and
+ * parameters: asking the planner costs about as much as reading the page itself.
+ */
+const ESTIMATE_TTL_MS = 5000;
+const ESTIMATE_LIMIT = 1000;
+const estimates = new WeakMap<WorkspaceRuntime, Map<string, { rows: number | null; at: number }>>();
+
+async function estimatedRows(runtime: WorkspaceRuntime, statement: CompiledSql): Promise<number | null> {
+  const cache = estimates.get(runtime) ?? new Map<string, { rows: number | null; at: number }>();
+  estimates.set(runtime, cache);
+  const key = JSON.stringify([statement.text, statement.params]);
+  const hit = cache.get(key);
+  if (hit && Date.now() - hit.at < ESTIMATE_TTL_MS) return hit.rows;
+  const rows = await runtime.dialect.estimateRows(runtime.driver, statement);
+  if (cache.size >= ESTIMATE_LIMIT) cache.clear();
+  cache.set(key, { rows, at: Date.now() });
+  return rows;
+}
+
 async function countRows(runtime: WorkspaceRuntime, compiled: CompiledRead, mode: CountMode, options: ReadOptions): Promise<{ total: number | null; mode: CountMode }> {
   const { driver, dialect } = runtime;
   if (mode === 'none') return { total: null, mode };
   if (mode === 'estimated') {
-    const estimate = await dialect.estimateRows(driver, render(compiled.estimate, dialect));
+    const estimate = await estimatedRows(runtime, render(compiled.estimate, dialect));
     if (estimate !== null && estimate > options.estimateThreshold) return { total: Math.round(estimate), mode: 'estimated' };
   }
   const rows = await run(driver, dialect, compiled.count);

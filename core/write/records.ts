@@ -11,17 +11,22 @@ import { idPredicate } from '../query/plan-read.ts';
 import { parseId, readRecord } from '../query/read.ts';
 import type { ReadRequest } from '../query/request.ts';
 import { translateDbError } from './db-errors.ts';
-import { validateRow, type RowValues } from './validate.ts';
+import { requireObject, validateRow, type RowValues } from './validate.ts';
 
 /** What a policy plugin (RLS) does to writes. The default changes nothing. */
 export interface WritePolicy {
+  /**
+   * Fills the policy columns a create body leaves out (before validation, so a NOT NULL rule column
+   * is not "required"); throws FORBIDDEN when the caller cannot satisfy the policy.
+   */
+  completeCreate(entity: Entity, body: Record<string, unknown>): Record<string, unknown>;
   /** Sets or checks policy columns of a new row; throws FORBIDDEN on a mismatch. */
   prepareCreate(entity: Entity, values: RowValues): void;
   /** Checks the changed values of an update; throws FORBIDDEN on a mismatch. */
   checkUpdate(entity: Entity, values: RowValues): void;
 }
 
-export const OPEN_WRITE_POLICY: WritePolicy = { prepareCreate: () => undefined, checkUpdate: () => undefined };
+export const OPEN_WRITE_POLICY: WritePolicy = { completeCreate: (_entity, body) => body, prepareCreate: () => undefined, checkUpdate: () => undefined };
 
 export function migrationBlocksWrites(scope: ReadScope): void {
   const flag = scope.root.migration;
@@ -48,7 +53,7 @@ async function readBack(runtime: WorkspaceRuntime, scope: ReadScope, request: Re
 export async function createRecord(runtime: WorkspaceRuntime, scope: ReadScope, policy: WritePolicy, body: unknown, request: ReadRequest): Promise<JsonRecord> {
   migrationBlocksWrites(scope);
   const entity = scope.root.entity;
-  const values = validateRow(scope.root, body, 'create');
+  const values = validateRow(scope.root, policy.completeCreate(entity, requireObject(body)), 'create');
   policy.prepareCreate(entity, values);
   const fields = [...values.keys()];
   let id: unknown;

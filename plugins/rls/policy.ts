@@ -19,12 +19,6 @@ import { claimAt } from '../auth/jwt-shape.ts';
 export interface Policies {
   readonly read: ReadPolicy;
   readonly write: WritePolicy;
-  /**
-   * A create body with the rule columns the client left out filled from the claims, applied
-   * before validation: a NOT NULL rule column is then not "required", and an unusable claim is
-   * 403 rather than a validation error (spec "Authentication" rule 7, DESIGN §12 "RLS").
-   */
-  createBody(entity: Entity, body: unknown): unknown;
 }
 
 interface BoundRule {
@@ -58,7 +52,7 @@ function forbidden(bound: BoundRule): ApiError {
 }
 
 export function policiesFor(principal: Principal, runtime: WorkspaceRuntime, viewUuid?: string): Policies {
-  if (principal.kind !== 'external') return { read: NO_POLICY, write: OPEN_WRITE_POLICY, createBody: (_entity, body) => body };
+  if (principal.kind !== 'external') return { read: NO_POLICY, write: OPEN_WRITE_POLICY };
   const claims = principal.claims;
   const rulesOf = (entity: Entity): BoundRule[] => {
     const chosen = viewUuid && runtime.view(viewUuid)?.entity === entity.name ? viewUuid : runtime.defaultViewRecord(entity.name)?.uuid;
@@ -67,18 +61,19 @@ export function policiesFor(principal: Principal, runtime: WorkspaceRuntime, vie
   };
   return {
     read: { rowPredicates: (entity) => rulesOf(entity).map((bound) => predicateOf(bound, entity)) },
-    createBody(entity: Entity, body: unknown): unknown {
-      const rules = rulesOf(entity);
-      for (const bound of rules) if (!bound.field || bound.expected === undefined) throw forbidden(bound);
-      if (rules.length === 0 || typeof body !== 'object' || body === null || Array.isArray(body)) return body;
-      const filled: Record<string, unknown> = { ...(body as Record<string, unknown>) };
-      for (const bound of rules) {
-        const name = bound.field?.name ?? bound.rule.column;
-        if (!(name in filled)) filled[name] = bound.expected;
-      }
-      return filled;
-    },
     write: {
+      // The rule column is set from the claim (spec rule 7) before validation, so a NOT NULL rule
+      // column is not "required" and an unusable claim is 403 rather than a validation error.
+      completeCreate(entity: Entity, body: Record<string, unknown>): Record<string, unknown> {
+        const rules = rulesOf(entity);
+        for (const bound of rules) if (!bound.field || bound.expected === undefined) throw forbidden(bound);
+        const filled = { ...body };
+        for (const bound of rules) {
+          const name = bound.field?.name ?? bound.rule.column;
+          if (!(name in filled)) filled[name] = bound.expected;
+        }
+        return filled;
+      },
       prepareCreate(entity: Entity, values: RowValues): void {
         for (const bound of rulesOf(entity)) {
           if (!bound.field || bound.expected === undefined) throw forbidden(bound);

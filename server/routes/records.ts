@@ -37,8 +37,7 @@ export function recordRoutes(services: Services): Router {
     const { runtime, policies } = await dataAccess(ctx, services, p.org, p.ws, true);
     const scope = readScope(runtime, runtime.entity(p.entity).name, policies.read);
     const request = parseReadRequest(ctx.query as QueryParams);
-    const body = policies.createBody(scope.root.entity, ctx.request.body);
-    ctx.body = { data: await createRecord(runtime, scope, policies.write, body, request) };
+    ctx.body = { data: await createRecord(runtime, scope, policies.write, ctx.request.body, request) };
     ctx.status = 201;
   });
 

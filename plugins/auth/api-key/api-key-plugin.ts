@@ -1,5 +1,6 @@
 /** API keys `wdk_<id>_<secret>` (DESIGN §10): workspace-owner credentials, stored hashed. */
 import { randomBytes } from 'node:crypto';
+import { SingleFlight } from '../../../core/control/single-flight.ts';
 import type { ControlStore } from '../../../core/control/store.ts';
 import { ApiError } from '../../../core/errors.ts';
 import type { AuthPlugin, AuthRequest, Principal } from '../auth-plugin.ts';
@@ -34,14 +35,16 @@ const CACHE_LIMIT = 10_000;
 
 export function apiKeyPlugin(store: ControlStore): AuthPlugin {
   const verifiedAt = new Map<string, { principal: Principal; at: number }>();
+  const lookups = new SingleFlight<string, { id: string; workspaceId: string } | null>();
   return {
     name: 'api-key',
     async authenticate(request: AuthRequest): Promise<Principal | null> {
       if (!request.token.startsWith('wdk_')) return null;
-      const cacheKey = hashSecret(request.token);
+      // Keyed by the token itself: it is in this process's memory for the request anyway.
+      const cacheKey = request.token;
       const cached = verifiedAt.get(cacheKey);
       if (cached && Date.now() - cached.at < CACHE_MS) return cached.principal;
-      const verified = await verifyApiKey(store, request.token);
+      const verified = await lookups.run(cacheKey, () => verifyApiKey(store, request.token));
       if (!verified) throw new ApiError('UNAUTHORIZED', 'invalid API key');
       const principal: Principal = { kind: 'owner', workspaceId: verified.workspaceId, subject: verified.id };
       if (verifiedAt.size >= CACHE_LIMIT) verifiedAt.clear();
