@@ -119,8 +119,9 @@ export async function runImport(args: ImportArgs): Promise<number> {
     if (event.event === 'started') {
       jobId = String(event.jobId);
       process.stderr.write(`job ${jobId}; mapping ${JSON.stringify(event.mapping)}${(event.skippedColumns as string[]).length ? `; skipped columns ${(event.skippedColumns as string[]).join(', ')}` : ''}\n`);
-    } else if (event.event === 'progress') bar.progress(event);
-    else if (event.event === 'done') done = event;
+    } else if (event.event === 'progress') {
+      bar.progress({ batchesDone: Number(event.batchesDone), rowsRead: Number(event.rowsRead), errorCount: Number(event.errorCount) });
+    } else if (event.event === 'done') done = event;
     else if (event.event === 'error') {
       bar.finish();
       process.stderr.write(`import stopped: ${event.code}: ${event.message}\nresume with: wdapi import ${args.file} --view ${args.view} --resume ${jobId}\n`);

@@ -30,7 +30,12 @@ describe.each(vendors)('expand on $name', (target) => {
     await addDeepChain(ws);
   });
   afterAll(async () => ws?.close());
-  afterEach(async () => resetEntityOptions(ws, ADMIN_TOKEN, ['orders', 'customers', 'parcels', 'shipments']));
+  // Only the entities a test changed are reset: every options change reloads the workspace model.
+  const touched = new Set<string>();
+  afterEach(async () => {
+    await resetEntityOptions(ws, ADMIN_TOKEN, [...touched]);
+    touched.clear();
+  });
 
   const get = async (path: string) => {
     const res = await ws.call('GET', ws.records(path));
@@ -38,6 +43,7 @@ describe.each(vendors)('expand on $name', (target) => {
     return res.body.data;
   };
   const options = async (entity: string, body: Record<string, unknown>) => {
+    touched.add(entity);
     const res = await ws.call('PATCH', ws.admin(`/entities/${entity}`), { token: ADMIN_TOKEN, body });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
   };
