@@ -36,10 +36,12 @@ function readOnlyReason(view: ViewShape, key: string, field: Field | undefined, 
 function decimalProblem(field: Field, value: unknown): string | null {
   if (field.type !== 'decimal' || field.numericPrecision === null) return null;
   const text = typeof value === 'number' ? String(Math.abs(value)) : String(value).replace(/^-/, '');
-  if (/e/i.test(text)) return null;
-  const integerDigits = (text.split('.')[0] ?? '').replace(/^0+/, '').length;
   const allowed = field.numericPrecision - (field.numericScale ?? 0);
-  return integerDigits > allowed ? `must have at most ${allowed} digits before the decimal point` : null;
+  const message = `must have at most ${allowed} digits before the decimal point`;
+  // Exponent notation (1e21 as a JSON number, "1e50" as a string) has no digits to count; compare magnitudes.
+  if (/e/i.test(text)) return Math.abs(Number(text)) >= 10 ** allowed ? message : null;
+  const integerDigits = (text.split('.')[0] ?? '').replace(/^0+/, '').length;
+  return integerDigits > allowed ? message : null;
 }
 
 function validatorProblems(name: string, value: unknown, validator: FieldValidator | undefined): FieldProblem[] {
