@@ -34,6 +34,10 @@ function coerce(target: Target, text: string): unknown {
   if (type === 'json' || type === 'binary') throw badRequest(`filter: '${targetName(target)}' cannot be compared`);
   const result = parseScalar(type, text, { fromText: true });
   if (!result.ok) throw badRequest(`filter: '${text}' is not a valid value for '${targetName(target)}' (${result.message})`);
+  // Decimals pass as exact text; one beyond double range (1e999999) would only fail inside the database.
+  if ((type === 'decimal' || type === 'float') && !Number.isFinite(Number(result.value))) {
+    throw badRequest(`filter: '${text}' is out of range for '${targetName(target)}'`);
+  }
   return result.value;
 }
 
