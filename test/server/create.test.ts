@@ -21,6 +21,8 @@ const INVALID: Invalid[] = [
   ['a number for text', 'orders', { ...ORDER, status: 5 }, 'status', 'type'],
   ['a string for a decimal that is not a number', 'orders', { ...ORDER, amount: 'twelve' }, 'amount', 'type'],
   ['a decimal with too many integer digits', 'orders', { ...ORDER, amount: 123456789012 }, 'amount', undefined],
+  ['a decimal in exponent notation beyond the column (number)', 'orders', { ...ORDER, amount: 1e21 }, 'amount', 'range'],
+  ['a decimal in exponent notation beyond the column (string)', 'orders', { ...ORDER, amount: '1e50' }, 'amount', 'range'],
   ['a malformed timestamp', 'orders', { ...ORDER, orderedAt: 'tomorrow' }, 'orderedAt', 'type'],
   ['an impossible timestamp', 'orders', { ...ORDER, orderedAt: '2026-02-30T10:00:00Z' }, 'orderedAt', 'type'],
   ['a missing required field', 'orders', { customerId: 1, orderedAt: '2026-01-01T00:00:00Z' }, 'amount', 'required'],
