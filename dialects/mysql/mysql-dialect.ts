@@ -3,17 +3,15 @@
  * the few differences (upsert row alias, INSERT … RETURNING, JSON as LONGTEXT) are decided per
  * server from its VERSION(), read once per pool.
  */
-import { ident, render, sql, type CompiledSql, type Sql } from '../../core/sql.ts';
+import { ident, raw, render, sql, type CompiledSql, type Sql } from '../../core/sql.ts';
 import type { ColumnType } from '../../core/schema/introspection.ts';
-import type { FormulaDialect } from '../../core/formula/formula-dialect.ts';
 import type { DatabaseConfig, Dialect, Executor, InsertStatement, UpsertStatement } from '../dialect.ts';
 import { createMysqlDriver } from './mysql-driver.ts';
 import { mapMysqlError } from './mysql-errors.ts';
+import { mysqlFormula } from './mysql-formula.ts';
 import { introspectMysql } from './mysql-introspector.ts';
 import { runInsert, runUpsert, serverOf } from './mysql-upsert.ts';
 
-// TEMP until the formula compiler lands: replaced by './mysql-formula.ts'.
-const mysqlFormula = { vendor: 'mysql' } as unknown as FormulaDialect;
 
 function quoteIdent(name: string): string {
   return `\`${name.replace(/`/g, '``')}\``;
@@ -24,6 +22,15 @@ function placeholder(): string {
 }
 
 const renderer = { quoteIdent, placeholder };
+
+/**
+ * Native types of added (physical view) columns. uuid is char(36): MariaDB 10.7+ has a UUID
+ * type, MySQL does not, and the statement is built without asking the server.
+ */
+const COLUMN_TYPES: Partial<Record<ColumnType, string>> = {
+  integer: 'int', bigint: 'bigint', decimal: 'decimal(18,6)', float: 'double', boolean: 'tinyint(1)',
+  date: 'date', timestamp: 'datetime(3)', time: 'time', uuid: 'char(36)', text: 'longtext', json: 'json', binary: 'longblob',
+};
 
 function pad(n: number, width = 2): string {
   return String(n).padStart(width, '0');
@@ -112,6 +119,9 @@ export function createMysqlDialect(name = 'mysql'): Dialect {
     like,
     predicateAsValue: (predicate: Sql) => sql`(${predicate})`,
     encodeValue,
+    addColumnStatement: (table: Sql, column: string, type: ColumnType) =>
+      sql`ALTER TABLE ${table} ADD COLUMN ${ident(column)} ${raw(COLUMN_TYPES[type] ?? 'longtext')} NULL`,
+    dropColumnStatement: (table: Sql, column: string) => sql`ALTER TABLE ${table} DROP COLUMN ${ident(column)}`,
     updateStatement: (table: Sql, alias: string, assignments: Sql, where: Sql) =>
       sql`UPDATE ${table} AS ${ident(alias)} SET ${assignments} WHERE ${where}`,
     // A single-table DELETE takes no alias; the multi-table form names the alias to delete from.
