@@ -134,6 +134,18 @@ const randomRequestArb = fc.oneof(
   fc.record({ kind: fc.constant('id' as const), segment: messyArb.filter((s) => s !== '' && s !== '.' && s !== '..'), expand: messyArb }),
 );
 
+// ---------------------------------------------------------------- (4) random write bodies
+
+const WRITE_KEYS = ['customerId', 'productId', 'quantity', 'amount', 'status', 'note', 'orderedAt', 'id', 'createdAt', 'customer', 'colour'];
+const writeValueArb = fc.oneof(
+  fc.jsonValue({ maxDepth: 1 }),
+  fc.double(),
+  fc.integer(),
+  fc.string({ unit: 'binary', maxLength: 5 }).map(wellFormed),
+  fc.constantFrom('1e50', '-0', '2026-01-01T00:00:00Z', '0001-01-01', '', ' 1', '1.999', 1e308, -1e-300, 2 ** 53, '9'.repeat(40), 'a\u0000'),
+);
+const writeArb = fc.record({ body: fc.dictionary(fc.constantFrom(...WRITE_KEYS), writeValueArb, { maxKeys: 4 }), update: fc.boolean() });
+
 describe.each(vendors)('record list properties on $name', (target) => {
   let ws: TestWorkspace;
   beforeAll(async () => {
@@ -211,5 +223,22 @@ describe.each(vendors)('record list properties on $name', (target) => {
       { numRuns: 150 },
     );
     expect(await databaseDigest(ws)).toEqual(before);
+  });
+
+  it('random create and update bodies give 2xx or 4xx, never 5xx, and a refused write changes nothing', async () => {
+    await fc.assert(
+      fc.asyncProperty(writeArb, async ({ body, update }) => {
+        const before = await tableDigest(ws, 'orders');
+        const payload = update ? body : { customerId: 1, amount: 1, orderedAt: '2026-01-01T00:00:00Z', ...body };
+        const res = update ? await ws.call('PUT', ws.records('/orders/3'), { body: payload }) : await ws.call('POST', ws.records('/orders'), { body: payload });
+        const where = `${update ? 'PUT' : 'POST'} ${JSON.stringify(payload)} → ${res.status} ${JSON.stringify(res.body)}`;
+        expect(res.status, where).toBeLessThan(500);
+        if (res.status >= 400) {
+          expect(typeof res.body?.error?.code, where).toBe('string');
+          expect(await tableDigest(ws, 'orders'), where).toEqual(before);
+        }
+      }),
+      { numRuns: 60 },
+    );
   });
 });
