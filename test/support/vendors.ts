@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { RunningService } from '../../server/start.ts';
 import { TABLE_ROWS, type FixtureRow } from './fixture.ts';
+import { mariadbTarget } from './mysql-target.ts';
 import { postgresFixtureDdl, postgresResetSequences } from './postgres-fixture.ts';
 
 export type Rows = Record<string, unknown>[];
@@ -107,7 +108,7 @@ export const postgresTarget: VendorTarget = {
   },
 };
 
-export const ALL_VENDORS: VendorTarget[] = [pgliteTarget, postgresTarget];
+export const ALL_VENDORS: VendorTarget[] = [pgliteTarget, postgresTarget, mariadbTarget];
 
 /** Vendors to run: all reachable ones; under CI=true, every server vendor is mandatory. */
 export async function vendorsToRun(targets: VendorTarget[] = ALL_VENDORS): Promise<VendorTarget[]> {

@@ -39,29 +39,54 @@ function checkClaims(payload: JWTPayload): void {
   if (typeof payload.sub !== 'string' || payload.sub === '') throw unauthorized('token is missing required claim: sub');
 }
 
+/**
+ * Verified tokens are remembered (as PostgREST does) until they expire, for at most a minute, and
+ * only under the identity provider configuration they were verified with.
+ */
+const VERIFIED_TTL_MS = 60_000;
+const VERIFIED_LIMIT = 10_000;
+
+interface Verified {
+  readonly principal: Principal;
+  readonly until: number;
+  readonly config: IdentityProviderConfig;
+}
+
 export function externalJwtPlugin(lookup: IdentityProviderLookup, keySets = new KeySetCache()): AuthPlugin {
+  const verified = new Map<string, Verified>();
   return {
     name: 'external-jwt',
     async authenticate(request: AuthRequest): Promise<Principal | null> {
       if (!request.workspaceId || !looksLikeJwt(request.token)) return null;
       const config = await lookup(request.workspaceId);
       if (!config || !config.enabled) throw unauthorized(MESSAGES.notConfigured);
-      // Only `iss` is read before verification, and only to fail fast with the spec's message.
-      if (unverifiedIssuer(request.token) !== config.issuerUrl) throw unauthorized(MESSAGES.issuer);
-      try {
-        const keys = await keySets.forProvider(config.issuerUrl, config.jwksUri);
-        const { payload } = await jwtVerify(request.token, keys, {
-          issuer: config.issuerUrl,
-          ...(config.audience ? { audience: config.audience } : {}),
-          algorithms: ALGORITHMS,
-          clockTolerance: 30,
-          requiredClaims: ['sub', 'exp'],
-        });
-        checkClaims(payload);
-        return { kind: 'external', workspaceId: request.workspaceId, subject: payload.sub as string, claims: payload, permissions: config.defaultPermissions };
-      } catch (error) {
-        throw translate(error);
-      }
+      const cacheKey = `${request.workspaceId} ${request.token}`;
+      const hit = verified.get(cacheKey);
+      if (hit && hit.config === config && Date.now() < hit.until) return hit.principal;
+      const principal = await verify(request.token, request.workspaceId, config, keySets);
+      const exp = typeof principal.claims.exp === 'number' ? principal.claims.exp * 1000 : 0;
+      if (verified.size >= VERIFIED_LIMIT) verified.clear();
+      verified.set(cacheKey, { principal, config, until: Math.min(exp, Date.now() + VERIFIED_TTL_MS) });
+      return principal;
     },
   };
+}
+
+async function verify(token: string, workspaceId: string, config: IdentityProviderConfig, keySets: KeySetCache): Promise<Principal & { kind: 'external' }> {
+  // Only `iss` is read before verification, and only to fail fast with the spec's message.
+  if (unverifiedIssuer(token) !== config.issuerUrl) throw unauthorized(MESSAGES.issuer);
+  try {
+    const keys = await keySets.forProvider(config.issuerUrl, config.jwksUri);
+    const { payload } = await jwtVerify(token, keys, {
+      issuer: config.issuerUrl,
+      ...(config.audience ? { audience: config.audience } : {}),
+      algorithms: ALGORITHMS,
+      clockTolerance: 30,
+      requiredClaims: ['sub', 'exp'],
+    });
+    checkClaims(payload);
+    return { kind: 'external', workspaceId, subject: payload.sub as string, claims: payload, permissions: config.defaultPermissions };
+  } catch (error) {
+    throw translate(error);
+  }
 }
