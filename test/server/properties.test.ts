@@ -121,13 +121,20 @@ const fragmentArb = fc.oneof(fc.constantFrom(...FRAGMENTS), fc.string({ unit: 'b
 /** Lone surrogates cannot be URL-encoded; replace them as a browser would. */
 const wellFormed = (s: string) => s.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
 const messyArb = fc.array(fragmentArb, { maxLength: 5 }).map((xs) => wellFormed(xs.join('')));
+/** Values that once reached the database unchecked (each was a 500). */
+const TRICKY_VALUES = ['\u0000', 'a,\u0000', '%\\', 'x\\', '1e999999', '-1e999999', '0001-01-01', '0001-01-01T00:00:00Z', '99999999999', ',', ''];
+const paramValueArb = fc.oneof(messyArb, fc.constantFrom(...TRICKY_VALUES));
 
 const PARAM_NAMES = ['sort', 'fields', 'expand', 'page', 'size', 'count'];
+const FILTER_FIELDS = ['id', 'status', 'note', 'amount', 'quantity', 'orderedAt', 'customer.name', 'customer.vip', 'customer.birthDate', 'product.price', 'name', 'vip'];
+const OPERATORS = ['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'like', 'ilike', 'contains', 'startsWith', 'endsWith', 'in', 'nin', 'isNull'];
+/** Half of the filter keys are valid, so that random values reach the value coercion and the database. */
+const filterKeyArb = fc.oneof(messyArb, fc.tuple(fc.constantFrom(...FILTER_FIELDS), fc.constantFrom(...OPERATORS)).map(([f, op]) => `${f}.${op}`));
 
 const randomRequestArb = fc.oneof(
   fc.record({
     kind: fc.constant('list' as const),
-    params: fc.array(fc.tuple(fc.oneof(fc.constantFrom(...PARAM_NAMES), messyArb.map((k) => `filter[${k}]`)), messyArb), { minLength: 1, maxLength: 4 }),
+    params: fc.array(fc.tuple(fc.oneof(fc.constantFrom(...PARAM_NAMES), filterKeyArb.map((k) => `filter[${k}]`)), paramValueArb), { minLength: 1, maxLength: 4 }),
     entity: fc.constantFrom('orders', 'customers'),
   }),
   fc.record({ kind: fc.constant('entity' as const), segment: messyArb.filter((s) => s !== '' && s !== '.' && s !== '..') }),
