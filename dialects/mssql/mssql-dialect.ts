@@ -1,0 +1,171 @@
+/**
+ * The SQL Server dialect (2016+), registry name 'mssql', over the `mssql` package (tedious).
+ * Identifiers are [bracketed], parameters @p1…, paging is OFFSET/FETCH after the ORDER BY core
+ * always writes, and SQL Server's missing boolean values are bit 1/0 (DESIGN §7).
+ */
+import { ident, raw, render, sql, type CompiledSql, type Sql } from '../../core/sql.ts';
+import type { ColumnType } from '../../core/schema/introspection.ts';
+import type { DatabaseConfig, Dialect, Executor, InsertStatement, UpsertStatement } from '../dialect.ts';
+import { createMssqlDriver } from './mssql-driver.ts';
+import { mapMssqlError } from './mssql-errors.ts';
+import { BINARY_COLLATION, likePattern, mssqlFormula } from './mssql-formula.ts';
+import { introspectMssql } from './mssql-introspector.ts';
+import { MSSQL_MAX_PARAMS, runInsert, runUpsert } from './mssql-upsert.ts';
+
+export function quoteIdent(name: string): string {
+  return `[${name.replace(/]/g, ']]')}]`;
+}
+
+export function placeholder(index: number): string {
+  return `@p${index}`;
+}
+
+const renderer = { quoteIdent, placeholder };
+
+function schemaOf(config: DatabaseConfig): string {
+  return config.schema ?? 'dbo';
+}
+
+/** Native types for columns created through the API; fixed strings, never user input. */
+const COLUMN_TYPES: Readonly<Record<ColumnType, string>> = {
+  integer: 'int',
+  bigint: 'bigint',
+  decimal: 'decimal(18,6)',
+  float: 'float',
+  boolean: 'bit',
+  date: 'date',
+  timestamp: 'datetime2(3)',
+  time: 'time(3)',
+  uuid: 'uniqueidentifier',
+  text: 'nvarchar(max)',
+  json: 'nvarchar(max)',
+  binary: 'varbinary(max)',
+  unknown: 'nvarchar(max)',
+};
+
+function toDate(value: unknown): Date | null {
+  const date = value instanceof Date ? value : typeof value === 'string' ? new Date(value) : null;
+  return date && !Number.isNaN(date.getTime()) ? date : null;
+}
+
+/**
+ * Booleans bind as 1/0; timestamps as Dates (bound as datetime2, in UTC); bigint and decimal
+ * values as text, so that one column of a multi-row VALUES list never mixes int, float and
+ * nvarchar parameters (SQL Server would convert them all to the highest-precedence type, float,
+ * and lose digits); the column's own type converts the text exactly.
+ */
+export function encodeValue(type: ColumnType, value: unknown): unknown {
+  if (value === null || value === undefined) return null;
+  switch (type) {
+    case 'json':
+      return JSON.stringify(value);
+    case 'boolean':
+      return typeof value === 'boolean' ? (value ? 1 : 0) : value;
+    case 'timestamp':
+      return toDate(value) ?? value;
+    case 'bigint':
+    case 'decimal':
+      return typeof value === 'number' || typeof value === 'bigint' ? String(value) : value;
+    default:
+      return typeof value === 'boolean' ? (value ? 1 : 0) : value;
+  }
+}
+
+/**
+ * LIKE on any column made nvarchar, compared in code units (BIN2) so the column's collation
+ * (often case- and accent-insensitive) does not decide; case-insensitive matching lowers both
+ * sides first. `[` in the pattern is made literal (SQL Server reads `[…]` as a character class).
+ */
+export function like(expr: Sql, pattern: Sql, caseInsensitive: boolean): Sql {
+  const text = sql`CAST(${expr} AS nvarchar(max))`;
+  const escaped = likePattern(pattern);
+  const collate = raw(` COLLATE ${BINARY_COLLATION}`);
+  return caseInsensitive
+    ? sql`LOWER(${text})${collate} LIKE LOWER(${escaped})${collate} ESCAPE '\\'`
+    : sql`${text}${collate} LIKE ${escaped}${collate} ESCAPE '\\'`;
+}
+
+/** SQL Server sorts NULL first ascending and last descending; both are turned around. */
+export function orderTerm(expr: Sql, direction: 'asc' | 'desc'): Sql {
+  return direction === 'asc'
+    ? sql`CASE WHEN ${expr} IS NULL THEN 1 ELSE 0 END, ${expr} ASC`
+    : sql`CASE WHEN ${expr} IS NULL THEN 0 ELSE 1 END, ${expr} DESC`;
+}
+
+/** The root table of a compiled `SELECT 1 FROM <table> <alias>…` (compile-read's estimate). */
+const ROOT_TABLE = /^\s*SELECT\s+1\s+FROM\s+((?:\[(?:[^\]]|\]\])*\]\.)?\[(?:[^\]]|\]\])*\])/i;
+
+/**
+ * SQL Server has no EXPLAIN that runs on a pooled connection (SHOWPLAN is a session setting
+ * that needs its own batches), so the estimate is the root table's row count from
+ * sys.partitions: exact for an unfiltered read, an upper bound when the read has a WHERE
+ * (joins are many-to-one and never add rows).
+ */
+export async function estimateRows(db: Executor, select: CompiledSql): Promise<number | null> {
+  const table = ROOT_TABLE.exec(select.text)?.[1];
+  if (!table) return null;
+  const result = await db.query({
+    text: 'SELECT SUM([p].[rows]) AS [n] FROM sys.partitions AS [p] WHERE [p].[object_id] = OBJECT_ID(@p1) AND [p].[index_id] IN (0, 1)',
+    params: [table],
+  });
+  const n = result.rows[0]?.n;
+  return n === null || n === undefined ? null : Number(n);
+}
+
+/**
+ * A JSON column is nvarchar(max) with an ISJSON check (what the introspector reads as json).
+ * Dropping a column first drops the CHECK and DEFAULT constraints on it alone: SQL Server
+ * refuses to drop a column a constraint depends on (error 5074).
+ */
+export function addColumnStatement(table: Sql, column: string, type: ColumnType): Sql {
+  const check = type === 'json' ? sql` CHECK (ISJSON(${ident(column)}) = 1)` : raw('');
+  return sql`ALTER TABLE ${table} ADD ${ident(column)} ${raw(COLUMN_TYPES[type])} NULL${check}`;
+}
+
+export function dropColumnStatement(table: Sql, column: string): Sql {
+  const tableText = render(table, renderer).text;
+  return sql`DECLARE @drop nvarchar(max) = N'';
+SELECT @drop = @drop + N'ALTER TABLE ' + ${tableText} + N' DROP CONSTRAINT ' + QUOTENAME([c].[name]) + N';'
+FROM (SELECT [name] FROM sys.check_constraints WHERE [parent_object_id] = OBJECT_ID(${tableText}) AND [parent_column_id] = COLUMNPROPERTY(OBJECT_ID(${tableText}), ${column}, 'ColumnId')
+      UNION ALL
+      SELECT [name] FROM sys.default_constraints WHERE [parent_object_id] = OBJECT_ID(${tableText}) AND [parent_column_id] = COLUMNPROPERTY(OBJECT_ID(${tableText}), ${column}, 'ColumnId')) AS [c];
+EXEC sp_executesql @drop;
+ALTER TABLE ${table} DROP COLUMN ${ident(column)};`;
+}
+
+export function createMssqlDialect(name = 'mssql'): Dialect {
+  const tableRef = (table: string, config: DatabaseConfig): Sql => ident(schemaOf(config), table);
+  const renderSql = (fragment: Sql): CompiledSql => render(fragment, renderer);
+  return {
+    name,
+    quoteIdent,
+    placeholder,
+    // TDS allows 2100 parameters per request; 100 are kept for what a statement adds around the rows.
+    maxParams: MSSQL_MAX_PARAMS,
+    // MERGE matches on exactly the ON columns.
+    upsertMatchesAnyUniqueKey: false,
+    formula: mssqlFormula,
+    connect: async (config: DatabaseConfig) => createMssqlDriver(config),
+    introspect: (db: Executor, config: DatabaseConfig) => introspectMssql(db, schemaOf(config)),
+    tableRef,
+    paginate: (limit: number, offset: number) => sql` OFFSET ${offset} ROWS FETCH NEXT ${limit} ROWS ONLY`,
+    orderTerm,
+    like,
+    predicateAsValue: (predicate: Sql) => sql`(CASE WHEN ${predicate} THEN CAST(1 AS bit) WHEN NOT (${predicate}) THEN CAST(0 AS bit) END)`,
+    encodeValue,
+    // T-SQL's UPDATE/DELETE name the alias and take the aliased table from FROM.
+    updateStatement: (table: Sql, alias: string, assignments: Sql, where: Sql) =>
+      sql`UPDATE ${ident(alias)} SET ${assignments} FROM ${table} AS ${ident(alias)} WHERE ${where}`,
+    deleteStatement: (table: Sql, alias: string, where: Sql) => sql`DELETE ${ident(alias)} FROM ${table} AS ${ident(alias)} WHERE ${where}`,
+    addColumnStatement,
+    dropColumnStatement,
+    insert: (db: Executor, statement: InsertStatement, config: DatabaseConfig) =>
+      runInsert(db, renderSql, tableRef(statement.table, config), statement),
+    upsert: (db: Executor, statement: UpsertStatement, config: DatabaseConfig) =>
+      runUpsert(db, renderSql, tableRef(statement.table, config), statement),
+    estimateRows,
+    mapError: mapMssqlError,
+  };
+}
+
+export const mssqlDialect = createMssqlDialect();
