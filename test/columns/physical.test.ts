@@ -56,15 +56,18 @@ describe.each(vendors)('physical view columns on $name', (target) => {
   });
 
   it('a DDL the database refuses leaves the schema unchanged and the flag cleared', async () => {
-    const created = await ws.call('POST', '/api/columns', { body: { viewUuid, displayName: 'Nickname', widgetType: 'STRING' } });
+    const created = await ws.call('POST', '/api/columns', { body: { viewUuid, displayName: 'Ref Code', widgetType: 'INTEGER' } });
     expect(created.status).toBe(201);
-    await ws.db.query(`CREATE VIEW ${ws.db.table('nick_view')} AS SELECT nickname FROM ${ws.db.table('customers')}`);
+    // A column that another table's foreign key points at cannot be dropped, on every vendor.
+    const holders = ws.db.table('ref_holders');
+    await ws.db.query(`CREATE UNIQUE INDEX uq_ref_code ON ${ws.db.table('customers')} (ref_code)`);
+    await ws.db.query(`CREATE TABLE ${holders} (id integer PRIMARY KEY, code integer, FOREIGN KEY (code) REFERENCES ${ws.db.table('customers')} (ref_code))`);
     const refused = await ws.call('DELETE', `/api/columns/item/${created.body.data.uuid}`);
     expect(refused.status).toBe(409);
-    expect(JSON.stringify(refused.body)).not.toMatch(/nick_view|DROP|depend/i);
-    expect(await tableColumns()).toContain('nickname');
-    expect((await ws.call('PUT', ws.records('/customers/2'), { body: { nickname: 'still writable' } })).status).toBe(200);
-    await ws.db.query(`DROP VIEW ${ws.db.table('nick_view')}`);
+    expect(JSON.stringify(refused.body)).not.toMatch(/ref_holders|DROP|depend|constraint/i);
+    expect(await tableColumns()).toContain('ref_code');
+    expect((await ws.call('PUT', ws.records('/customers/2'), { body: { refCode: 7 } })).status).toBe(200);
+    await ws.db.query(`DROP TABLE ${holders}`);
   });
 
   it('an unknown widget type for a physical column is 400 and runs no DDL', async () => {

@@ -4,10 +4,17 @@
  */
 import { randomBytes } from 'node:crypto';
 import mysql from 'mysql2/promise';
-import type { ProvisionedDatabase, Rows, VendorTarget } from './vendors.ts';
+import type { ProvisionedDatabase, Rows, TestSqlDialect, VendorTarget } from './vendors.ts';
 import { mysqlFixtureDdl, mysqlFixtureInserts } from './mysql-fixture.ts';
 
 export const MYSQL_ADMIN_URL = process.env.MYSQL_URL ?? 'mysql://root@127.0.0.1:3306/test';
+
+/** InnoDB moves AUTO_INCREMENT past explicitly inserted ids by itself. */
+export const MYSQL_TEST_SQL: TestSqlDialect = {
+  autoId: 'integer AUTO_INCREMENT PRIMARY KEY',
+  param: () => '?',
+  resetIdentity: () => null,
+};
 
 function uniqueName(prefix: string): string {
   return `${prefix}_${randomBytes(4).toString('hex')}`;
@@ -56,6 +63,7 @@ export async function provisionMysqlDatabase(withFixture: boolean): Promise<Prov
     await query('ANALYZE TABLE regions, customers, products, orders');
   }
   return {
+    sql: MYSQL_TEST_SQL,
     name,
     url,
     database: { vendor: 'mysql', url },

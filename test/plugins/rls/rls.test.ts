@@ -42,8 +42,8 @@ describe.each(vendors)('row-level security on $name', (target) => {
 
   const tasksPath = (suffix = '') => c.ws.records(`/tasks${suffix}`);
   const projectsPath = (suffix = '') => c.ws.records(`/projects${suffix}`);
-  const taskRow = async (id: number) => (await c.ws.db.query(`SELECT id, project_id, owner, title FROM ${c.tasks} WHERE id = $1`, [id]))[0];
-  const taskCount = async () => Number((await c.ws.db.query(`SELECT COUNT(*)::int AS n FROM ${c.tasks}`))[0]?.n);
+  const taskRow = async (id: number) => (await c.ws.db.query(`SELECT id, project_id, owner, title FROM ${c.tasks} WHERE id = ${c.ws.db.sql.param(1)}`, [id]))[0];
+  const taskCount = async () => Number((await c.ws.db.query(`SELECT COUNT(*) AS n FROM ${c.tasks}`))[0]?.n);
 
   beforeAll(async () => {
     c = await startRlsWorkspace(target);
@@ -161,7 +161,7 @@ describe.each(vendors)('row-level security on $name', (target) => {
       const res = await c.ws.call('POST', projectsPath(), { token: alice, body: { name: 'Daedalus' } });
       expect(res.status, JSON.stringify(res.body)).toBe(201);
       expect(res.body.data).toMatchObject({ orgId: 1, name: 'Daedalus' });
-      const row = (await c.ws.db.query(`SELECT org_id FROM ${c.projects} WHERE id = $1`, [res.body.data.id]))[0];
+      const row = (await c.ws.db.query(`SELECT org_id FROM ${c.projects} WHERE id = ${c.ws.db.sql.param(1)}`, [res.body.data.id]))[0];
       expect(Number(row?.org_id)).toBe(1);
       expect((await c.ws.call('POST', projectsPath(), { token: alice, body: { name: 'Same org', orgId: 1 } })).status).toBe(201);
       expectForbidden(await c.ws.call('POST', projectsPath(), { token: alice, body: { name: 'Other org', orgId: 2 } }));
@@ -280,7 +280,7 @@ describe.each(vendors)('row-level security on $name', (target) => {
       expectForbidden(await c.ws.call('POST', projectsPath(), { token: dave, body: { name: 'no org', orgId: null } }));
       expectError(await c.ws.call('PUT', projectsPath('/4'), { token: dave, body: { name: 'x' } }), 404, 'NOT_FOUND');
       expectError(await c.ws.call('DELETE', projectsPath('/4'), { token: dave }), 404, 'NOT_FOUND');
-      expect((await c.ws.db.query(`SELECT COUNT(*)::int AS n FROM ${c.projects}`))[0]?.n).toBe(PROJECTS.length);
+      expect(Number((await c.ws.db.query(`SELECT COUNT(*) AS n FROM ${c.projects}`))[0]?.n)).toBe(PROJECTS.length);
     });
 
     it('a claim that cannot be the column\'s type, or an object, behaves as missing', async () => {
