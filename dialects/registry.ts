@@ -1,6 +1,7 @@
 import type { PGlite } from '@electric-sql/pglite';
 import { ApiError } from '../core/errors.ts';
 import type { Dialect } from './dialect.ts';
+import { mssqlDialect } from './mssql/index.ts';
 import { mysqlDialect } from './mysql/index.ts';
 import { createPGliteDriver, createPostgresDialect, postgresDialect } from './postgres/index.ts';
 
@@ -16,7 +17,7 @@ export interface DialectRegistry {
 export function createDialectRegistry(embedded: PGlite, extra: readonly Dialect[] = []): DialectRegistry {
   const embeddedDialect = createPostgresDialect('embedded', async () => createPGliteDriver(embedded));
   const byName = new Map<string, Dialect>();
-  for (const dialect of [postgresDialect, embeddedDialect, mysqlDialect, ...extra]) byName.set(dialect.name, dialect);
+  for (const dialect of [postgresDialect, embeddedDialect, mysqlDialect, mssqlDialect, ...extra]) byName.set(dialect.name, dialect);
   Object.freeze(byName);
   return {
     vendors: [...byName.keys()],

@@ -5,6 +5,9 @@ import type { FilterOperator } from './request.ts';
 import type { Target, ValueType } from './plan.ts';
 import { parseScalar } from '../write/coerce.ts';
 
+/** Bound parameters per list stay well under every vendor's cap (SQL Server: 2100 per statement). */
+export const MAX_IN_VALUES = 500;
+
 const TEXT_OPERATORS: ReadonlySet<FilterOperator> = new Set(['like', 'ilike', 'contains', 'startsWith', 'endsWith']);
 
 /** Escapes LIKE wildcards so `contains` and friends match the value literally (escape char `\`). */
@@ -61,6 +64,10 @@ export function coerceFilterValue(target: Target, op: FilterOperator, text: stri
     if (endsWithEscape(text)) throw badRequest(`filter: a ${op} pattern must not end with the escape character '\\'`);
     return text;
   }
-  if (op === 'in' || op === 'nin') return text.split(',').map((item) => coerce(target, item));
+  if (op === 'in' || op === 'nin') {
+    const items = text.split(',');
+    if (items.length > MAX_IN_VALUES) throw badRequest(`filter: ${op} takes at most ${MAX_IN_VALUES} values, got ${items.length}`);
+    return items.map((item) => coerce(target, item));
+  }
   return coerce(target, text);
 }

@@ -13,7 +13,10 @@ function splitPaths(names: readonly string[] | null): string[][] | null {
 }
 
 function planOrder(scope: ReadScope, joins: JoinRegistry, request: ReadRequest): OrderTerm[] {
-  const order: OrderTerm[] = request.sort.map((term) => ({
+  // A key sorted twice is sorted by its first mention (SQL Server refuses a repeated ORDER BY key).
+  const keys = request.sort.map((term) => term.path.join('.'));
+  const terms = request.sort.filter((_term, i) => keys.indexOf(keys[i] ?? '') === i);
+  const order: OrderTerm[] = terms.map((term) => ({
     target: resolveTarget(scope, joins, [], term.path, 'sort'),
     direction: term.direction,
   }));

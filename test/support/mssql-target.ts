@@ -140,6 +140,7 @@ export async function provisionMssqlDatabase(withFixture: boolean): Promise<Prov
 
 export const mssqlTarget: VendorTarget = {
   name: 'mssql',
+  optionalInCi: true,
   available: mssqlReachable,
   provision: (_service, withFixture) => provisionMssqlDatabase(withFixture),
 };
