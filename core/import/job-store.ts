@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { ControlStore } from '../control/store.ts';
 import { CONTROL_SCHEMA } from '../control/migrations.ts';
 import { ident, join, raw, render, sql, type Sql } from '../sql.ts';
-import type { Driver, Executor } from '../../dialects/dialect.ts';
+import type { Executor } from '../../dialects/dialect.ts';
 import type { SourceRow } from './batches.ts';
 import type { ImportMethod, MappingInput } from './mapping.ts';
 import type { RowProblem } from './write-batch.ts';
@@ -118,21 +118,18 @@ function counts(c: JobCounts): Sql {
 }
 
 export class ImportJobStore {
-  private constructor(
-    private readonly db: Executor,
-    private readonly driver: Driver | undefined,
-  ) {}
+  private constructor(private readonly db: Executor) {}
 
   /**
    * The control store keeps its executor private; its members are reached by element access
    * so that this module's tables and queries stay out of core/control/store.ts.
    */
   static of(store: ControlStore): ImportJobStore {
-    return new ImportJobStore(store['db'], store['driver']);
+    return new ImportJobStore(store['db']);
   }
 
-  private async rows(fragment: Sql, db: Executor = this.db): Promise<Row[]> {
-    return (await db.query(render(fragment, renderer))).rows;
+  private async rows(fragment: Sql): Promise<Row[]> {
+    return (await this.db.query(render(fragment, renderer))).rows;
   }
 
   async createJob(job: { workspaceId: string; viewUuid: string; createdBy: string; options: JobOptions; header: string[] | null }): Promise<string> {
@@ -160,24 +157,18 @@ export class ImportJobStore {
     await this.rows(sql`UPDATE ${t('import_jobs')} SET heartbeat_at = now() WHERE id = ${id} AND state = 'RUNNING'`);
   }
 
-  /** The batch, its rejected rows and the job's cumulative counts, in one control-store transaction. */
+  /** The batch, its rejected rows and the job's cumulative counts, in one statement (atomic without a transaction). */
   async recordBatch(jobId: string, batch: BatchRecord, rejected: readonly SourceRow[], problems: readonly RowProblem[], totals: JobCounts): Promise<void> {
-    const work = async (db: Executor): Promise<void> => {
-      await this.rows(sql`INSERT INTO ${t('import_batches')} (job_id, batch, from_row, to_row, committed, code, message, fingerprint)
-        VALUES (${jobId}, ${batch.batch}, ${batch.fromRow}, ${batch.toRow}, ${batch.failure === undefined}, ${batch.failure?.code ?? null}, ${batch.failure?.message ?? null}, ${batch.fingerprint})`, db);
-      if (rejected.length > 0) {
-        const byRow = new Map<number, RowProblem[]>();
-        for (const p of problems) byRow.set(p.row, [...(byRow.get(p.row) ?? []), p]);
-        const values = rejected.map((r) => {
-          const list = (byRow.get(r.row) ?? []).map(({ row: _row, line: _line, ...rest }) => rest);
-          return sql`(${jobId}, ${r.row}, ${r.line}, ${batch.batch}, ${jsonb(r.fields)}, ${jsonb(list)})`;
-        });
-        await this.rows(sql`INSERT INTO ${t('import_rejections')} (job_id, row_number, line, batch, raw, problems) VALUES ${join(values)}`, db);
-      }
-      await this.rows(sql`UPDATE ${t('import_jobs')} SET ${counts(totals)}, heartbeat_at = now() WHERE id = ${jobId}`, db);
-    };
-    if (this.driver) await this.driver.transaction(work);
-    else await work(this.db);
+    const insertBatch = sql`INSERT INTO ${t('import_batches')} (job_id, batch, from_row, to_row, committed, code, message, fingerprint)
+      VALUES (${jobId}, ${batch.batch}, ${batch.fromRow}, ${batch.toRow}, ${batch.failure === undefined}, ${batch.failure?.code ?? null}, ${batch.failure?.message ?? null}, ${batch.fingerprint})`;
+    const parts = [sql`b AS (${insertBatch})`];
+    if (rejected.length > 0) {
+      const byRow = new Map<number, Omit<RowProblem, 'row' | 'line'>[]>();
+      for (const { row, line: _line, ...rest } of problems) byRow.set(row, [...(byRow.get(row) ?? []), rest]);
+      const values = rejected.map((r) => sql`(${jobId}::uuid, ${r.row}::integer, ${r.line}::integer, ${batch.batch}::integer, ${jsonb(r.fields)}, ${jsonb(byRow.get(r.row) ?? [])})`);
+      parts.push(sql`r AS (INSERT INTO ${t('import_rejections')} (job_id, row_number, line, batch, raw, problems) VALUES ${join(values)})`);
+    }
+    await this.rows(sql`WITH ${join(parts)} UPDATE ${t('import_jobs')} SET ${counts(totals)}, heartbeat_at = now() WHERE id = ${jobId}`);
   }
 
   async finishJob(id: string, state: Exclude<JobState, 'RUNNING'>, totals: JobCounts, error?: { code: string; message: string }): Promise<void> {

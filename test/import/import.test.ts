@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWorkspace, type TestWorkspace } from '../support/harness.ts';
 import { vendorsToRun } from '../support/vendors.ts';
-import { count, declareLength, doneOf, eventsOf, importFile, jobOf, rejectionsOf, reportOf, sync, viewUuidOf } from './helpers.ts';
+import { bool, count, declareLength, doneOf, eventsOf, importFile, jobOf, rejectionsOf, reportOf, sync, viewUuidOf } from './helpers.ts';
 
 const vendors = await vendorsToRun();
 
@@ -21,12 +21,14 @@ describe.each(vendors)('CSV import on $name', (target) => {
 
   beforeAll(async () => {
     ws = await startWorkspace(target);
-    await ws.db.query(`CREATE TABLE ${ws.db.table('tags')} (id uuid PRIMARY KEY, label varchar(30) NOT NULL UNIQUE, score integer,
-      created_at timestamptz NOT NULL DEFAULT now())`);
-    await sync(ws);
+    if (target.name !== 'mariadb') {
+      await ws.db.query(`CREATE TABLE ${ws.db.table('tags')} (id uuid PRIMARY KEY, label varchar(30) NOT NULL UNIQUE, score integer,
+        created_at timestamptz NOT NULL DEFAULT now())`);
+      await sync(ws);
+      tags = await viewUuidOf(ws, 'tags');
+    }
     customers = await viewUuidOf(ws, 'customers');
     regions = await viewUuidOf(ws, 'regions');
-    tags = await viewUuidOf(ws, 'tags');
   });
   afterAll(async () => ws?.close());
 
@@ -44,7 +46,7 @@ describe.each(vendors)('CSV import on $name', (target) => {
     const done = doneOf(res);
     expect(done).toEqual({ event: 'done', jobId: started.jobId, totalCount: 2, successCount: 2, failureCount: 0, skippedCount: 0, failedBatches: [] });
     const rows = await ws.db.query(`SELECT name, region_id, birth_date IS NULL AS no_birth FROM ${ws.db.table('customers')} WHERE email LIKE 'imp-_@example.com' ORDER BY name`);
-    expect(rows.map((r) => [r.name, r.region_id === null ? null : Number(r.region_id), r.no_birth])).toEqual([['Imp A', 1, false], ['Imp B', null, true]]);
+    expect(rows.map((r) => [r.name, r.region_id === null ? null : Number(r.region_id), bool(r.no_birth)])).toEqual([['Imp A', 1, false], ['Imp B', null, true]]);
   });
 
   it('reports failing rows by 1-based data row and file line, skips them and imports the rest', async () => {
@@ -128,7 +130,8 @@ describe.each(vendors)('CSV import on $name', (target) => {
     expect(res.events[0]).toMatchObject({ mapping: { 1: 'name', 2: 'email', 3: 'regionId', 4: 'vip', 5: 'birthDate' }, skippedColumns: ['6'] });
     expect(doneOf(res)).toMatchObject({ totalCount: 2, successCount: 2 });
     const rows = await ws.db.query(`SELECT name, region_id, vip FROM ${ws.db.table('customers')} WHERE email = 'pos-a@example.com'`);
-    expect(rows[0]).toMatchObject({ name: 'Pos A', vip: true });
+    expect(rows[0]?.name).toBe('Pos A');
+    expect(bool(rows[0]?.vip)).toBe(true);
     expect(Number(rows[0]?.region_id)).toBe(2);
   });
 
@@ -152,11 +155,12 @@ describe.each(vendors)('CSV import on $name', (target) => {
     expect(forced.body.error.message).toContain('no CSV column');
   });
 
-  it('a UUID primary key is imported when given and generated when blank', async () => {
+  // A native uuid column type: the Postgres vendors (MariaDB keeps UUIDs in char columns).
+  it.runIf(target.name !== 'mariadb')('a UUID primary key is imported when given and generated when blank', async () => {
     const id = '0b9a4f0e-3a5e-4f43-9a51-7d6c0f3b2a10';
     const done = doneOf(await importFile(ws, tags, lines('id,label,score', `${id},given,1`, ',generated,2')));
     expect(done).toMatchObject({ successCount: 2 });
-    const rows = await ws.db.query(`SELECT id::text AS id, label FROM ${ws.db.table('tags')} ORDER BY label`);
+    const rows = await ws.db.query(`SELECT CAST(id AS text) AS id, label FROM ${ws.db.table('tags')} ORDER BY label`);
     expect(rows.find((r) => r.label === 'given')?.id).toBe(id);
     expect(String(rows.find((r) => r.label === 'generated')?.id)).toMatch(/^[0-9a-f-]{36}$/);
   });
@@ -193,7 +197,7 @@ describe.each(vendors)('CSV import on $name', (target) => {
     expect(report.rows.map((r: { row: number; code: string }) => [r.row, r.code])).toEqual([[2, 'NOT_FOUND'], [3, 'VALIDATION_FAILED']]);
     expect(report.rows[0].message).toContain('99999');
     const rows = await ws.db.query(`SELECT id, name, email, vip FROM ${ws.db.table('customers')} WHERE id IN (3, 4) ORDER BY id`);
-    expect(rows.map((r) => [r.name, r.email, r.vip])).toEqual([['Alan Updated', 'user3@example.com', true], ['Edsger', 'user4@example.com', true]]);
+    expect(rows.map((r) => [r.name, r.email, bool(r.vip)])).toEqual([['Alan Updated', 'user3@example.com', true], ['Edsger', 'user4@example.com', true]]);
     expect(await count(ws, 'customers', "name = 'Nobody'")).toBe(0);
   });
 
