@@ -48,30 +48,39 @@ function refuseReadOnly(problems: Map<number, FieldProblem[]>): void {
   }
 }
 
-function validateRows(scope: ReadScope, policy: WritePolicy, request: BulkRequest): { valid: ValidRow[]; errors: BulkError[] } {
+type RowCheck = { valid: ValidRow } | { errors: BulkError[]; problems?: FieldProblem[] };
+
+/** One row: the policy fills its rule columns, then the shared validation, then the policy's check. */
+function checkBulkRow(scope: ReadScope, policy: WritePolicy, row: unknown, index: number, allowGeneratedId: boolean): RowCheck {
+  if (typeof row !== 'object' || row === null || Array.isArray(row)) {
+    return { errors: [{ row: index, code: 'VALIDATION_FAILED', message: 'a row must be a JSON object' }] };
+  }
   const entity = scope.root.entity;
-  const allowGeneratedId = request.action !== 'ERROR' && request.conflictFields.includes(entity.idField.name);
+  try {
+    const body = policy.completeCreate(entity, row as Record<string, unknown>);
+    const { values, problems } = checkRow(scope.root, body, 'create', { allowGeneratedId });
+    if (problems.length > 0) return { errors: rowProblems(index, problems), problems };
+    policy.prepareCreate(entity, values);
+    return { valid: { index, values } };
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    return { errors: [{ row: index, code: error.code, message: error.message }] };
+  }
+}
+
+function validateRows(scope: ReadScope, policy: WritePolicy, request: BulkRequest): { valid: ValidRow[]; errors: BulkError[] } {
+  const allowGeneratedId = request.action !== 'ERROR' && request.conflictFields.includes(scope.root.entity.idField.name);
   const valid: ValidRow[] = [];
   const errors: BulkError[] = [];
   const problemsByRow = new Map<number, FieldProblem[]>();
   request.rows.forEach((row, index) => {
-    if (typeof row !== 'object' || row === null || Array.isArray(row)) {
-      errors.push({ row: index, code: 'VALIDATION_FAILED', message: 'a row must be a JSON object' });
+    const checked = checkBulkRow(scope, policy, row, index, allowGeneratedId);
+    if ('valid' in checked) {
+      valid.push(checked.valid);
       return;
     }
-    const { values, problems } = checkRow(scope.root, row as Record<string, unknown>, 'create', { allowGeneratedId });
-    if (problems.length > 0) {
-      problemsByRow.set(index, problems);
-      errors.push(...rowProblems(index, problems));
-      return;
-    }
-    try {
-      policy.prepareCreate(entity, values);
-      valid.push({ index, values });
-    } catch (error) {
-      if (!(error instanceof ApiError)) throw error;
-      errors.push({ row: index, code: error.code, message: error.message });
-    }
+    errors.push(...checked.errors);
+    if (checked.problems) problemsByRow.set(index, checked.problems);
   });
   refuseReadOnly(problemsByRow);
   return { valid, errors };
@@ -132,9 +141,11 @@ async function writeGroup(runtime: WorkspaceRuntime, tx: Executor, entity: Entit
   return total;
 }
 
-function warningsOf(runtime: WorkspaceRuntime, entity: Entity, request: BulkRequest): string[] | undefined {
+/** Other unique keys the vendor may match on: only those whose fields some row actually carries. */
+function warningsOf(runtime: WorkspaceRuntime, entity: Entity, request: BulkRequest, rows: readonly ValidRow[]): string[] | undefined {
   if (!runtime.dialect.upsertMatchesAnyUniqueKey || request.action === 'ERROR') return undefined;
-  const others = entity.uniqueKeys.filter((k) => k.fields.join() !== request.conflictFields.join());
+  const carried = (name: string): boolean => rows.some((row) => [...row.values.entries()].some(([f, v]) => f.name === name && v !== null && v !== undefined));
+  const others = entity.uniqueKeys.filter((k) => k.fields.join() !== request.conflictFields.join() && k.fields.every(carried));
   if (others.length === 0) return undefined;
   return [`on ${runtime.dialect.name} a row also matches an existing row through the unique key(s) ${others.map((k) => `[${k.fields.join(', ')}]`).join(', ')}`];
 }
@@ -161,7 +172,7 @@ export async function writeBulkRows(runtime: WorkspaceRuntime, scope: ReadScope,
   const { valid, errors } = validateRows(scope, policy, request);
   const conflictFields = request.conflictFields.map((name) => entity.fieldsByName.get(name)).filter((f): f is Field => f !== undefined);
   const { kept, skipped } = dedupe(valid, conflictFields, request.action);
-  const warnings = warningsOf(runtime, entity, request);
+  const warnings = warningsOf(runtime, entity, request, kept);
   const result: BulkResult = {
     viewUuid, totalCount: request.rows.length, successCount: 0, failureCount: 0, skippedCount: skipped, errors,
     ...(warnings ? { warnings } : {}),

@@ -112,6 +112,8 @@ export const postgresTarget: VendorTarget = {
     await admin.end();
     const url = PG_ADMIN_URL.replace(/\/[^/]*$/, `/${dbName}`);
     const pool = new pg.Pool({ connectionString: url, max: 2 });
+    // The forced drop may reach a client still ending; its goodbye must not be an uncaught error.
+    pool.on('error', () => undefined);
     const query = async (text: string, params?: unknown[]): Promise<Rows> => (await pool.query(text, params)).rows as Rows;
     if (withFixture) await loadPostgresFixture(query, 'public');
     else await query('SELECT 1');
