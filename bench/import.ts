@@ -13,6 +13,7 @@
  *    request or statement at a time. Prints rows/s and the ratio. Target ≥ 70%.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { freshControlDatabase } from './control-db.ts';
 import { createReadStream, createWriteStream, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { once } from 'node:events';
 import { dirname, join } from 'node:path';
@@ -233,7 +234,7 @@ function print(result: ImportBenchResult): void {
     `CSV import   ${f(result.rows)} rows, ${(result.fileBytes / 1e6).toFixed(1)} MB in ${result.seconds.toFixed(1)} s`,
     `  rows/s        ${f(result.rowsPerSecond).padStart(10)}   target ≥ 20,000   ${result.rowsPerSecond >= 20_000 ? 'ok' : 'MISSED'}`,
     `  peak RSS      ${result.peakRssMb.toFixed(0).padStart(7)} MB   target < 200 MB   ${result.peakRssMb < 200 ? 'ok' : 'MISSED'}   (whole service process, VmHWM)`,
-    `    service before the import ${result.baselineRssMb.toFixed(0)} MB (embedded PGlite control store included); growth during the import ${result.importGrowthMb.toFixed(0)} MB`,
+    `    service before the import ${result.baselineRssMb.toFixed(0)} MB (control store on PostgreSQL, as in production); growth during the import ${result.importGrowthMb.toFixed(0)} MB`,
     'Bulk, 1000-row requests, sequential',
     `  raw multi-row INSERT (bare pg pool)  ${f(result.bulk.rawRowsPerSecond).padStart(8)} rows/s`,
     `  bulk INSERT                          ${f(result.bulk.insertRowsPerSecond).padStart(8)} rows/s   ${(result.bulk.insertRatio * 100).toFixed(0)}% of raw   target ≥ 70%   ${result.bulk.insertRatio >= 0.7 ? 'ok' : 'MISSED'}`,
@@ -244,7 +245,8 @@ function print(result: ImportBenchResult): void {
 
 async function serve(): Promise<void> {
   const [{ startService }, { default: pino }] = await Promise.all([import('../server/start.ts'), import('pino')]);
-  const service = await startService({ adminToken: ADMIN_TOKEN, logger: pino({ level: 'warn' }) });
+  const controlDatabaseUrl = await freshControlDatabase(ADMIN_URL, 'wdapi_bench_import_control');
+  const service = await startService({ adminToken: ADMIN_TOKEN, logger: pino({ level: 'warn' }), controlDatabaseUrl });
   process.stdout.write(`LISTENING ${service.url}\n`);
   process.once('SIGTERM', () => void service.close().then(() => process.exit(0)));
 }

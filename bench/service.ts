@@ -1,6 +1,7 @@
 /** The service under test, in process, with one workspace on the bench database and an API key. */
 import pino from 'pino';
 import { startService, type RunningService } from '../server/start.ts';
+import { freshControlDatabase } from './control-db.ts';
 
 const ADMIN_TOKEN = 'wda_bench-admin-token-0123456789';
 export const ORG = 'bench';
@@ -26,7 +27,9 @@ async function adminPost(url: string, path: string, body: unknown): Promise<Reco
 }
 
 export async function startBenchService(databaseUrl: string): Promise<BenchService> {
-  const service = await startService({ adminToken: ADMIN_TOKEN, logger: pino({ level: 'silent' }) });
+  const adminUrl = process.env.PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+  const controlDatabaseUrl = await freshControlDatabase(adminUrl, 'wdapi_bench_control');
+  const service = await startService({ adminToken: ADMIN_TOKEN, logger: pino({ level: 'silent' }), controlDatabaseUrl });
   try {
     await adminPost(service.url, '/api/admin/v1/orgs', { slug: ORG, name: ORG });
     await adminPost(service.url, `/api/admin/v1/orgs/${ORG}/workspaces`, {

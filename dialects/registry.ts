@@ -1,9 +1,8 @@
-import type { PGlite } from '@electric-sql/pglite';
 import { ApiError } from '../core/errors.ts';
 import type { Dialect } from './dialect.ts';
 import { mssqlDialect } from './mssql/index.ts';
 import { mysqlDialect } from './mysql/index.ts';
-import { createPGliteDriver, createPostgresDialect, postgresDialect } from './postgres/index.ts';
+import { createEmbeddedDriver, createPostgresDialect, postgresDialect, type EmbeddedDatabase } from './postgres/index.ts';
 
 /**
  * The registered dialects, frozen at start-up (nothing registers per request).
@@ -14,8 +13,8 @@ export interface DialectRegistry {
   readonly vendors: readonly string[];
 }
 
-export function createDialectRegistry(embedded: PGlite, extra: readonly Dialect[] = []): DialectRegistry {
-  const embeddedDialect = createPostgresDialect('embedded', async () => createPGliteDriver(embedded));
+export function createDialectRegistry(embedded: EmbeddedDatabase, extra: readonly Dialect[] = []): DialectRegistry {
+  const embeddedDialect = createPostgresDialect('embedded', async () => createEmbeddedDriver(embedded));
   const byName = new Map<string, Dialect>();
   for (const dialect of [postgresDialect, embeddedDialect, mysqlDialect, mssqlDialect, ...extra]) byName.set(dialect.name, dialect);
   Object.freeze(byName);

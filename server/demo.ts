@@ -1,7 +1,7 @@
 /** First start on an empty store: the demo org, workspace and a key to try them with (DESIGN §2). */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { PGlite } from '@electric-sql/pglite';
+import type { EmbeddedDatabase } from '../dialects/postgres/index.ts';
 import { DEMO_SCHEMA, demoStatements } from '../core/control/demo-data.ts';
 import { createWorkspace } from '../core/control/workspaces.ts';
 import { issueApiKey } from '../plugins/auth/api-key/api-key-plugin.ts';
@@ -21,7 +21,7 @@ function readCredentials(dataDir: string | undefined): DemoCredentials | undefin
   return JSON.parse(readFileSync(file, 'utf8')) as DemoCredentials;
 }
 
-export async function seedDemo(services: Services, embedded: PGlite, dataDir: string | undefined, adminToken?: string): Promise<DemoCredentials | undefined> {
+export async function seedDemo(services: Services, embedded: EmbeddedDatabase, dataDir: string | undefined, adminToken?: string): Promise<DemoCredentials | undefined> {
   const { store, workspaces, dialects } = services;
   if (await store.findOrg('demo')) return readCredentials(dataDir);
   const schemaExists = await embedded.query(`SELECT 1 FROM pg_namespace WHERE nspname = $1`, [DEMO_SCHEMA]);

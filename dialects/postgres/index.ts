@@ -1,3 +1,3 @@
 export { createPostgresDialect, postgresDialect } from './postgres-dialect.ts';
-export { createPGliteDriver, openPGlite } from './pglite-driver.ts';
+export { createEmbeddedDriver, createPGliteDriver, EmbeddedDatabase, openPGlite } from './pglite-driver.ts';
 export { createPgDriver } from './postgres-driver.ts';

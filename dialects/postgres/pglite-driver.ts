@@ -42,3 +42,45 @@ export function createPGliteDriver(db: PGlite): Driver {
     },
   };
 }
+
+/**
+ * The embedded database, opened on first use: PGlite costs about 700 MB of resident memory, which
+ * a service with CONTROL_DATABASE_URL and no embedded workspace should not pay.
+ */
+export class EmbeddedDatabase {
+  private opening: Promise<PGlite> | undefined;
+
+  constructor(private readonly dataDir?: string) {}
+
+  get opened(): boolean {
+    return this.opening !== undefined;
+  }
+
+  open(): Promise<PGlite> {
+    this.opening ??= openPGlite(this.dataDir);
+    return this.opening;
+  }
+
+  async query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<{ rows: T[] }> {
+    return (await this.open()).query<T>(text, params);
+  }
+
+  async exec(text: string): Promise<void> {
+    await (await this.open()).exec(text);
+  }
+
+  async close(): Promise<void> {
+    if (this.opening) await (await this.opening).close();
+  }
+}
+
+/** A driver over the embedded database that opens it on first use. */
+export function createEmbeddedDriver(embedded: EmbeddedDatabase): Driver {
+  const driver = async (): Promise<Driver> => createPGliteDriver(await embedded.open());
+  return {
+    query: async (statement) => (await driver()).query(statement),
+    transaction: async (work) => (await driver()).transaction(work),
+    ping: async () => (await driver()).ping(),
+    close: async () => undefined,
+  };
+}

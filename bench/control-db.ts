@@ -1,0 +1,17 @@
+/**
+ * The benchmarks run the service the way a production instance runs: its control store on a
+ * PostgreSQL server (CONTROL_DATABASE_URL), not the embedded PGlite (~700 MB of resident memory).
+ */
+import pg from 'pg';
+
+export async function freshControlDatabase(adminUrl: string, name: string): Promise<string> {
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  return adminUrl.replace(/\/[^/]*$/, `/${name}`);
+}
