@@ -3,7 +3,8 @@
  * bound as @p1). Only user tables of the schema are read; foreign keys to other schemas are left
  * out because DatabaseSchema names tables without a schema.
  */
-import type { ColumnInfo, ColumnType, DatabaseSchema, ForeignKeyInfo, TableInfo, UniqueKeyInfo } from '../../core/schema/introspection.ts';
+import type { ColumnInfo, ColumnType, DatabaseSchema, TableInfo } from '../../core/schema/introspection.ts';
+import { cellBool, cellNumber, cellText, foreignKeysFrom, groupBy, uniqueKeysFrom } from '../../core/schema/catalog-rows.ts';
 import type { Executor } from '../dialect.ts';
 
 type Row = Record<string, unknown>;
@@ -127,20 +128,20 @@ export async function introspectMssql(db: Executor, schema: string): Promise<Dat
   const foreignKeys = await run(FOREIGN_KEYS);
   const jsonChecks = await run(JSON_CHECKS);
   const jsonColumns = jsonColumnsOf(jsonChecks);
-  const columnsByTable = groupBy(columns, (r) => str(r.table_name), (r) => toColumn(r, jsonColumns));
-  const keysByTable = groupBy(uniqueKeys, (r) => str(r.table_name), (r) => r);
-  const fksByTable = groupBy(foreignKeys, (r) => str(r.table_name), (r) => r);
+  const columnsByTable = groupBy(columns, (r) => cellText(r.table_name), (r) => toColumn(r, jsonColumns));
+  const keysByTable = groupBy(uniqueKeys, (r) => cellText(r.table_name), (r) => r);
+  const fksByTable = groupBy(foreignKeys, (r) => cellText(r.table_name), (r) => r);
   return {
     tables: tables.map((row): TableInfo => {
-      const name = str(row.table_name);
-      const keys = toUniqueKeys(keysByTable.get(name) ?? []);
+      const name = cellText(row.table_name);
+      const keys = uniqueKeysFrom(keysByTable.get(name) ?? [], (_name, first) => cellBool(first?.is_primary_key));
       return {
         name,
         columns: columnsByTable.get(name) ?? [],
         primaryKey: keys.find((k) => k.primary)?.columns ?? [],
         uniqueKeys: keys,
-        foreignKeys: toForeignKeys(fksByTable.get(name) ?? []),
-        estimatedRows: row.row_count == null ? -1 : Math.max(-1, Math.round(num(row.row_count))),
+        foreignKeys: foreignKeysFrom(fksByTable.get(name) ?? []),
+        estimatedRows: row.row_count == null ? -1 : Math.max(-1, Math.round(cellNumber(row.row_count))),
       };
     }),
   };
@@ -150,8 +151,8 @@ export async function introspectMssql(db: Executor, schema: string): Promise<Dat
 export function jsonColumnsOf(rows: readonly Row[]): Set<string> {
   const out = new Set<string>();
   for (const row of rows) {
-    for (const match of str(row.definition).matchAll(/isjson\(\[((?:[^\]]|\]\])*)\]\)/gi)) {
-      out.add(`${str(row.table_name)}.${(match[1] ?? '').replace(/\]\]/g, ']')}`);
+    for (const match of cellText(row.definition).matchAll(/isjson\(\[((?:[^\]]|\]\])*)\]\)/gi)) {
+      out.add(`${cellText(row.table_name)}.${(match[1] ?? '').replace(/\]\]/g, ']')}`);
     }
   }
   return out;
@@ -170,13 +171,13 @@ export function nativeTypeOf(typeName: string, baseType: string, maxLength: numb
 }
 
 export function toColumn(row: Row, jsonColumns: ReadonlySet<string>): ColumnInfo {
-  const name = str(row.column_name);
-  const baseType = str(row.base_type).toLowerCase();
-  const typeName = str(row.type_name).toLowerCase();
-  const maxLength = num(row.max_length);
-  const precision = num(row.precision);
-  const scale = num(row.scale);
-  const isJson = jsonColumns.has(`${str(row.table_name)}.${name}`) && UNICODE_TYPES.has(baseType);
+  const name = cellText(row.column_name);
+  const baseType = cellText(row.base_type).toLowerCase();
+  const typeName = cellText(row.type_name).toLowerCase();
+  const maxLength = cellNumber(row.max_length);
+  const precision = cellNumber(row.precision);
+  const scale = cellNumber(row.scale);
+  const isJson = jsonColumns.has(`${cellText(row.table_name)}.${name}`) && UNICODE_TYPES.has(baseType);
   const type: ColumnType = isJson ? 'json' : (TYPE_MAP[typeName] ?? TYPE_MAP[baseType] ?? 'unknown');
   const isDecimal = type === 'decimal';
   const rowversion = typeName === 'timestamp' || typeName === 'rowversion';
@@ -184,60 +185,16 @@ export function toColumn(row: Row, jsonColumns: ReadonlySet<string>): ColumnInfo
     name,
     type,
     nativeType: nativeTypeOf(typeName, baseType, maxLength, precision, scale),
-    nullable: bool(row.is_nullable),
+    nullable: cellBool(row.is_nullable),
     // nvarchar(max) and friends have no limit the API can check.
     maxLength: LENGTH_TYPES.has(baseType) && maxLength !== -1 ? (UNICODE_TYPES.has(baseType) ? maxLength / 2 : maxLength) : null,
     numericPrecision: isDecimal ? precision : null,
     numericScale: isDecimal ? scale : null,
-    defaultValue: row.default_value == null ? null : str(row.default_value),
-    autoIncrement: bool(row.is_identity),
+    defaultValue: row.default_value == null ? null : cellText(row.default_value),
+    autoIncrement: cellBool(row.is_identity),
     // Computed columns, temporal period columns (GENERATED ALWAYS AS ROW START/END) and
     // rowversion are filled by the server and can never be written.
-    generated: bool(row.is_computed) || num(row.generated_always_type) !== 0 || rowversion,
+    generated: cellBool(row.is_computed) || cellNumber(row.generated_always_type) !== 0 || rowversion,
     enumValues: null,
   };
-}
-
-function toUniqueKeys(rows: readonly Row[]): UniqueKeyInfo[] {
-  const byName = groupBy(rows, (r) => str(r.key_name), (r) => r);
-  return [...byName].map(([name, keyRows]) => ({
-    name,
-    columns: keyRows.map((r) => str(r.column_name)),
-    primary: bool(keyRows[0]?.is_primary_key),
-  }));
-}
-
-function toForeignKeys(rows: readonly Row[]): ForeignKeyInfo[] {
-  const byName = groupBy(rows, (r) => str(r.fk_name), (r) => r);
-  return [...byName].map(([name, fkRows]) => ({
-    name,
-    columns: fkRows.map((r) => str(r.column_name)),
-    refTable: str(fkRows[0]?.ref_table),
-    refColumns: fkRows.map((r) => str(r.ref_column)),
-  }));
-}
-
-/** Groups rows by key, keeping first-seen key order and row order within a group. */
-function groupBy<T>(rows: readonly Row[], key: (r: Row) => string, value: (r: Row) => T): Map<string, T[]> {
-  const groups = new Map<string, T[]>();
-  for (const row of rows) {
-    const k = key(row);
-    const group = groups.get(k);
-    if (group) group.push(value(row));
-    else groups.set(k, [value(row)]);
-  }
-  return groups;
-}
-
-// The driver boundary: bit arrives as a boolean, bigint sums as strings.
-function str(value: unknown): string {
-  return value == null ? '' : String(value);
-}
-
-function num(value: unknown): number {
-  return typeof value === 'number' ? value : Number(value ?? 0);
-}
-
-function bool(value: unknown): boolean {
-  return value === true || value === 1 || value === '1';
 }

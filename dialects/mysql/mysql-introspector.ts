@@ -10,10 +10,9 @@ import type {
   ColumnInfo,
   ColumnType,
   DatabaseSchema,
-  ForeignKeyInfo,
   TableInfo,
-  UniqueKeyInfo,
 } from '../../core/schema/introspection.ts';
+import { cellNumber, cellText, foreignKeysFrom, groupBy, uniqueKeysFrom } from '../../core/schema/catalog-rows.ts';
 
 type Row = Record<string, unknown>;
 
@@ -119,22 +118,22 @@ export async function introspectMysql(db: Executor, schema: string | undefined):
     mariadb ? run(JSON_CHECKS) : Promise.resolve([]),
   ]);
   const jsonColumns = new Set(
-    jsonChecks.map((r) => `${str(r.table_name)}.${/^json_valid\(`((?:[^`]|``)*)`\)$/.exec(str(r.check_clause))?.[1]?.replace(/``/g, '`') ?? ''}`),
+    jsonChecks.map((r) => `${cellText(r.table_name)}.${/^json_valid\(`((?:[^`]|``)*)`\)$/.exec(cellText(r.check_clause))?.[1]?.replace(/``/g, '`') ?? ''}`),
   );
-  const columnsByTable = groupBy(columns, (r) => str(r.table_name), (r) => toColumn(r, mariadb, jsonColumns));
-  const keysByTable = groupBy(uniqueKeys, (r) => str(r.table_name), (r) => r);
-  const fksByTable = groupBy(foreignKeys, (r) => str(r.table_name), (r) => r);
+  const columnsByTable = groupBy(columns, (r) => cellText(r.table_name), (r) => toColumn(r, mariadb, jsonColumns));
+  const keysByTable = groupBy(uniqueKeys, (r) => cellText(r.table_name), (r) => r);
+  const fksByTable = groupBy(foreignKeys, (r) => cellText(r.table_name), (r) => r);
   return {
     tables: tables.map((row): TableInfo => {
-      const name = str(row.table_name);
-      const keys = toUniqueKeys(keysByTable.get(name) ?? []);
+      const name = cellText(row.table_name);
+      const keys = uniqueKeysFrom(keysByTable.get(name) ?? [], (keyName) => keyName === 'PRIMARY');
       return {
         name,
         columns: columnsByTable.get(name) ?? [],
         primaryKey: keys.find((k) => k.primary)?.columns ?? [],
         uniqueKeys: keys,
-        foreignKeys: toForeignKeys(fksByTable.get(name) ?? []),
-        estimatedRows: row.table_rows == null ? -1 : Math.max(-1, Math.round(num(row.table_rows))),
+        foreignKeys: foreignKeysFrom(fksByTable.get(name) ?? []),
+        estimatedRows: row.table_rows == null ? -1 : Math.max(-1, Math.round(cellNumber(row.table_rows))),
       };
     }),
   };
@@ -161,72 +160,30 @@ function enumValues(columnTypeText: string): string[] {
  */
 function defaultOf(value: unknown, mariadb: boolean): string | null {
   if (value == null) return null;
-  const text = str(value);
+  const text = cellText(value);
   return mariadb && text === 'NULL' ? null : text;
 }
 
 function toColumn(row: Row, mariadb: boolean, jsonColumns: ReadonlySet<string>): ColumnInfo {
-  const name = str(row.column_name);
-  const dataType = str(row.data_type).toLowerCase();
-  const nativeType = str(row.column_type);
-  const type = columnType(dataType, nativeType.toLowerCase(), jsonColumns.has(`${str(row.table_name)}.${name}`));
-  const extra = str(row.extra).toLowerCase();
+  const name = cellText(row.column_name);
+  const dataType = cellText(row.data_type).toLowerCase();
+  const nativeType = cellText(row.column_type);
+  const type = columnType(dataType, nativeType.toLowerCase(), jsonColumns.has(`${cellText(row.table_name)}.${name}`));
+  const extra = cellText(row.extra).toLowerCase();
   const hasLength = dataType === 'varchar' || dataType === 'char';
   const isDecimal = type === 'decimal';
   return {
     name,
     type,
     nativeType,
-    nullable: str(row.is_nullable) === 'YES',
-    maxLength: hasLength && row.max_length != null ? num(row.max_length) : null,
-    numericPrecision: isDecimal && row.numeric_precision != null ? num(row.numeric_precision) : null,
-    numericScale: isDecimal && row.numeric_scale != null ? num(row.numeric_scale) : null,
+    nullable: cellText(row.is_nullable) === 'YES',
+    maxLength: hasLength && row.max_length != null ? cellNumber(row.max_length) : null,
+    numericPrecision: isDecimal && row.numeric_precision != null ? cellNumber(row.numeric_precision) : null,
+    numericScale: isDecimal && row.numeric_scale != null ? cellNumber(row.numeric_scale) : null,
     defaultValue: defaultOf(row.default_value, mariadb),
     autoIncrement: extra.includes('auto_increment'),
     // MySQL 8 marks expression defaults DEFAULT_GENERATED: that is a default, not a generated column.
     generated: /\b(virtual|stored) generated\b|\bpersistent\b|\brow (start|end)\b/.test(extra),
     enumValues: dataType === 'enum' ? enumValues(nativeType) : null,
   };
-}
-
-function toUniqueKeys(rows: readonly Row[]): UniqueKeyInfo[] {
-  const byName = groupBy(rows, (r) => str(r.key_name), (r) => r);
-  return [...byName].map(([name, keyRows]) => ({
-    name,
-    columns: keyRows.map((r) => str(r.column_name)),
-    primary: name === 'PRIMARY',
-  }));
-}
-
-function toForeignKeys(rows: readonly Row[]): ForeignKeyInfo[] {
-  const byName = groupBy(rows, (r) => str(r.fk_name), (r) => r);
-  return [...byName].map(([name, fkRows]) => ({
-    name,
-    columns: fkRows.map((r) => str(r.column_name)),
-    refTable: str(fkRows[0]?.ref_table),
-    refColumns: fkRows.map((r) => str(r.ref_column)),
-  }));
-}
-
-/** Groups rows by key, keeping first-seen key order and row order within a group. */
-function groupBy<T>(rows: readonly Row[], key: (r: Row) => string, value: (r: Row) => T): Map<string, T[]> {
-  const groups = new Map<string, T[]>();
-  for (const row of rows) {
-    const k = key(row);
-    const group = groups.get(k);
-    if (group) group.push(value(row));
-    else groups.set(k, [value(row)]);
-  }
-  return groups;
-}
-
-// The driver boundary: information_schema values may arrive as strings (bigNumberStrings) or
-// Buffers (some servers report varbinary columns there), so every read is normalised.
-function str(value: unknown): string {
-  if (value == null) return '';
-  return Buffer.isBuffer(value) ? value.toString('utf8') : String(value);
-}
-
-function num(value: unknown): number {
-  return typeof value === 'number' ? value : Number(str(value));
 }

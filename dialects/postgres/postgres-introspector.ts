@@ -11,10 +11,9 @@ import type {
   ColumnInfo,
   ColumnType,
   DatabaseSchema,
-  ForeignKeyInfo,
   TableInfo,
-  UniqueKeyInfo,
 } from '../../core/schema/introspection.ts';
+import { cellBool, cellNumber, cellText, foreignKeysFrom, groupBy, uniqueKeysFrom } from '../../core/schema/catalog-rows.ts';
 
 type Row = Record<string, unknown>;
 
@@ -137,90 +136,45 @@ export async function introspectPostgres(db: Executor, schema: string): Promise<
     run(UNIQUE_KEYS),
     run(FOREIGN_KEYS),
   ]);
-  const enums = groupBy(enumLabels, (r) => str(r.type_oid), (r) => str(r.label));
-  const columnsByTable = groupBy(columns, (r) => str(r.table_name), (r) => toColumn(r, enums));
-  const keysByTable = groupBy(uniqueKeys, (r) => str(r.table_name), (r) => r);
-  const fksByTable = groupBy(foreignKeys, (r) => str(r.table_name), (r) => r);
+  const enums = groupBy(enumLabels, (r) => cellText(r.type_oid), (r) => cellText(r.label));
+  const columnsByTable = groupBy(columns, (r) => cellText(r.table_name), (r) => toColumn(r, enums));
+  const keysByTable = groupBy(uniqueKeys, (r) => cellText(r.table_name), (r) => r);
+  const fksByTable = groupBy(foreignKeys, (r) => cellText(r.table_name), (r) => r);
   return {
     tables: tables.map((row): TableInfo => {
-      const name = str(row.table_name);
-      const keys = toUniqueKeys(keysByTable.get(name) ?? []);
+      const name = cellText(row.table_name);
+      const keys = uniqueKeysFrom(keysByTable.get(name) ?? [], (_name, first) => cellBool(first?.is_primary));
       return {
         name,
         columns: columnsByTable.get(name) ?? [],
         primaryKey: keys.find((k) => k.primary)?.columns ?? [],
         uniqueKeys: keys,
-        foreignKeys: toForeignKeys(fksByTable.get(name) ?? []),
-        estimatedRows: Math.max(-1, Math.round(num(row.reltuples))),
+        foreignKeys: foreignKeysFrom(fksByTable.get(name) ?? []),
+        estimatedRows: Math.max(-1, Math.round(cellNumber(row.reltuples))),
       };
     }),
   };
 }
 
 function toColumn(row: Row, enums: ReadonlyMap<string, string[]>): ColumnInfo {
-  const baseType = str(row.base_type);
-  const isEnum = str(row.base_typtype) === 'e';
-  const typmod = num(row.typmod);
-  const defaultValue = row.default_value == null ? null : str(row.default_value);
+  const baseType = cellText(row.base_type);
+  const isEnum = cellText(row.base_typtype) === 'e';
+  const typmod = cellNumber(row.typmod);
+  const defaultValue = row.default_value == null ? null : cellText(row.default_value);
   const hasLength = baseType === 'varchar' || baseType === 'bpchar';
   const isNumeric = baseType === 'numeric';
   return {
-    name: str(row.column_name),
+    name: cellText(row.column_name),
     type: isEnum ? 'text' : (TYPE_MAP[baseType] ?? 'unknown'),
-    nativeType: str(row.native_type),
-    nullable: !bool(row.not_null),
+    nativeType: cellText(row.native_type),
+    nullable: !cellBool(row.not_null),
     maxLength: hasLength && typmod >= 4 ? typmod - 4 : null,
     numericPrecision: isNumeric && typmod >= 4 ? ((typmod - 4) >> 16) & 0xffff : null,
     numericScale: isNumeric && typmod >= 4 ? (typmod - 4) & 0xffff : null,
     defaultValue,
     // attidentity: 'a' ALWAYS, 'd' BY DEFAULT; serial/bigserial are a nextval() default.
-    autoIncrement: str(row.identity) !== '' || (defaultValue?.startsWith('nextval(') ?? false),
-    generated: str(row.generated) !== '',
-    enumValues: isEnum ? (enums.get(str(row.base_oid)) ?? []) : null,
+    autoIncrement: cellText(row.identity) !== '' || (defaultValue?.startsWith('nextval(') ?? false),
+    generated: cellText(row.generated) !== '',
+    enumValues: isEnum ? (enums.get(cellText(row.base_oid)) ?? []) : null,
   };
-}
-
-function toUniqueKeys(rows: readonly Row[]): UniqueKeyInfo[] {
-  const byName = groupBy(rows, (r) => str(r.key_name), (r) => r);
-  return [...byName].map(([name, keyRows]) => ({
-    name,
-    columns: keyRows.map((r) => str(r.column_name)),
-    primary: bool(keyRows[0]?.is_primary),
-  }));
-}
-
-function toForeignKeys(rows: readonly Row[]): ForeignKeyInfo[] {
-  const byName = groupBy(rows, (r) => str(r.fk_name), (r) => r);
-  return [...byName].map(([name, fkRows]) => ({
-    name,
-    columns: fkRows.map((r) => str(r.column_name)),
-    refTable: str(fkRows[0]?.ref_table),
-    refColumns: fkRows.map((r) => str(r.ref_column)),
-  }));
-}
-
-/** Groups rows by key, keeping first-seen key order and row order within a group. */
-function groupBy<T>(rows: readonly Row[], key: (r: Row) => string, value: (r: Row) => T): Map<string, T[]> {
-  const groups = new Map<string, T[]>();
-  for (const row of rows) {
-    const k = key(row);
-    const group = groups.get(k);
-    if (group) group.push(value(row));
-    else groups.set(k, [value(row)]);
-  }
-  return groups;
-}
-
-// The driver boundary: values arrive untyped, and drivers differ in how they parse int8,
-// float4 and booleans ('t' in some text-mode clients), so every read is normalised here.
-function str(value: unknown): string {
-  return value == null ? '' : String(value);
-}
-
-function num(value: unknown): number {
-  return typeof value === 'number' ? value : Number(value);
-}
-
-function bool(value: unknown): boolean {
-  return value === true || value === 't' || value === 'true';
 }
