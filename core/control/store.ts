@@ -100,6 +100,11 @@ export class ControlStore {
     return new ControlStore(driver, driver);
   }
 
+  /** The control database, for stores of other modules that keep their own tables here (import jobs). */
+  get executor(): Executor {
+    return this.db;
+  }
+
   private async rows(fragment: Sql): Promise<Row[]> {
     return (await this.db.query(render(fragment, renderer))).rows;
   }

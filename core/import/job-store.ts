@@ -120,12 +120,9 @@ function counts(c: JobCounts): Sql {
 export class ImportJobStore {
   private constructor(private readonly db: Executor) {}
 
-  /**
-   * The control store keeps its executor private; its members are reached by element access
-   * so that this module's tables and queries stay out of core/control/store.ts.
-   */
+  /** This module's tables live in the control database; its queries stay out of core/control/store.ts. */
   static of(store: ControlStore): ImportJobStore {
-    return new ImportJobStore(store['db']);
+    return new ImportJobStore(store.executor);
   }
 
   private async rows(fragment: Sql): Promise<Row[]> {
