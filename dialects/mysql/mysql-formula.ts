@@ -2,8 +2,18 @@
  * Formulas on MySQL 8 / MariaDB with the agreed meaning (DESIGN §7). Numbers are DOUBLE
  * (`+ 0e0` turns any numeric into one); DECIMAL appears only where the agreed meaning is decimal
  * (ROUND, MOD, CAST to INTEGER/BIGINT/DECIMAL) because ROUND on a DOUBLE rounds half to even.
- * Timestamps are DATETIME holding UTC (sessions run in UTC). Text comparisons and LIKE use
- * utf8mb4_bin so that a `_ci` column collation does not change what a formula means.
+ * Timestamps are DATETIME holding UTC (sessions run in UTC).
+ *
+ * Text (test/formula's differential property runs this on MariaDB over utf8mb4_general_ci
+ * columns): every text value the dialect makes — column, literal, conversion to text — is utf8mb4
+ * with the explicit collation utf8mb4_bin, so a `_ci`/`_ai` column collation or the connection's
+ * collation never changes what a formula means, and everything built from it (CONCAT, UPPER,
+ * CASE, IN, BETWEEN written by core) inherits that collation. utf8mb4_bin orders by code point
+ * like the evaluator and PostgreSQL's "C", but it is PAD SPACE on MySQL and MariaDB ('a' = 'a ');
+ * the agreed meaning keeps trailing spaces significant, so the comparisons this dialect writes
+ * itself (`compare`, GREATEST/LEAST, NULLIF) compare the UTF-8 bytes (`CAST(… AS BINARY)`: no
+ * padding, byte order = code-point order) on both vendors. IN, BETWEEN and the simple CASE are
+ * written by core without a hook and stay PAD SPACE (docs/decisions.md, "Formula parity").
  */
 import { join, raw, sql, type Sql } from '../../core/sql.ts';
 import type { CastTarget } from '../../core/formula/ast.ts';
@@ -11,8 +21,12 @@ import type { FormulaDialect, FunctionEmitter } from '../../core/formula/formula
 import type { FormulaType, ValueType } from '../../core/formula/types.ts';
 import type { Field } from '../../core/schema/model.ts';
 
-/** Exact decimal wide enough for any double the evaluator keeps (15 significant digits). */
-const DECIMAL = 'DECIMAL(65,15)';
+/**
+ * Exact decimal for a double of 15 significant digits: scale 30 (MySQL's maximum) keeps all 15
+ * digits down to 1e-16 and leaves 35 integer digits. Smaller magnitudes lose digits (below 1e-30
+ * they are 0): docs/decisions.md, "Formula parity".
+ */
+const DECIMAL = 'DECIMAL(65,30)';
 
 const castAs = (value: Sql, type: string): Sql => sql`CAST(${value} AS ${raw(type)})`;
 const double = (value: Sql): Sql => sql`(${value} + 0e0)`;
@@ -22,9 +36,15 @@ const double = (value: Sql): Sql => sql`(${value} + 0e0)`;
  */
 const decimal = (value: Sql): Sql =>
   sql`(CASE WHEN ${value} = 0 THEN ${castAs(value, DECIMAL)} ELSE ROUND(${castAs(value, DECIMAL)}, 14 - FLOOR(LOG10(ABS(${value})))) END)`;
-const binText = (value: Sql): Sql => sql`(${castAs(value, 'CHAR CHARACTER SET utf8mb4')} COLLATE utf8mb4_bin)`;
+/** Any string as utf8mb4 text with the dialect's one collation (see the header). */
+const text = (value: Sql): Sql => sql`(CONVERT(${value} USING utf8mb4) COLLATE utf8mb4_bin)`;
+/** Text as its UTF-8 bytes: compares without padding, in code-point order. */
+const bytes = (value: Sql): Sql => castAs(value, 'BINARY');
 /** A double as SQL integer, half away from zero (ROUND on DECIMAL rounds so). */
 const integer = (value: Sql): Sql => castAs(sql`ROUND(${decimal(value)})`, 'SIGNED');
+
+/** At least two digits (`LPAD` alone would cut the exponent of 1e-155 to `15`). */
+const twoDigits = (digits: Sql): Sql => sql`LPAD(${digits}, GREATEST(CHAR_LENGTH(${digits}), 2), '0')`;
 
 /**
  * A double as PostgreSQL's float8 text (the agreed form): MySQL prints the same shortest digits
@@ -33,18 +53,21 @@ const integer = (value: Sql): Sql => castAs(sql`ROUND(${decimal(value)})`, 'SIGN
 function numberText(value: Sql): Sql {
   // String functions, not REGEXP_REPLACE: MySQL (ICU, `$1`) and MariaDB (PCRE, `\\1`) spell
   // back references differently.
-  const text = castAs(value, 'CHAR');
-  const exponent = sql`SUBSTRING_INDEX(${text}, 'e', -1)`;
+  const printed = castAs(value, 'CHAR');
+  const exponent = sql`SUBSTRING_INDEX(${printed}, 'e', -1)`;
   const negative = sql`LEFT(${exponent}, 1) = '-'`;
   const digits = sql`(CASE WHEN ${negative} THEN SUBSTRING(${exponent}, 2) ELSE ${exponent} END)`;
-  const withExponent = sql`CONCAT(SUBSTRING_INDEX(${text}, 'e', 1), 'e', (CASE WHEN ${negative} THEN '-' ELSE '+' END), LPAD(${digits}, 2, '0'))`;
+  const withExponent = sql`CONCAT(SUBSTRING_INDEX(${printed}, 'e', 1), 'e', (CASE WHEN ${negative} THEN '-' ELSE '+' END), ${twoDigits(digits)})`;
   // MySQL writes 0.00001 in full where the agreed form switches to an exponent below 1e-4.
   const fraction = sql`SUBSTRING(${castAs(sql`ABS(${value})`, 'CHAR')}, 3)`;
   const significant = sql`TRIM(LEADING '0' FROM ${fraction})`;
   const small = sql`CONCAT((CASE WHEN ${value} < 0 THEN '-' ELSE '' END), LEFT(${significant}, 1),
     (CASE WHEN CHAR_LENGTH(${significant}) > 1 THEN CONCAT('.', SUBSTRING(${significant}, 2)) ELSE '' END),
-    'e-', LPAD(CHAR_LENGTH(${fraction}) - CHAR_LENGTH(${significant}) + 1, 2, '0'))`;
-  return sql`(CASE WHEN LOCATE('e', ${text}) > 0 THEN ${withExponent} WHEN ${value} <> 0 AND ABS(${value}) < 1e-4 THEN ${small} ELSE ${text} END)`;
+    'e-', ${twoDigits(sql`CHAR_LENGTH(${fraction}) - CHAR_LENGTH(${significant}) + 1`)})`;
+  // MySQL prints -0 as `0`; ATAN2(0, x) is π only for x = -0 among the zeros.
+  const negativeZero = sql`${value} = 0 AND ATAN2(0e0, ${value}) > 0`;
+  return sql`(CASE WHEN LOCATE('e', ${printed}) > 0 THEN ${withExponent} WHEN ${value} <> 0 AND ABS(${value}) < 1e-4 THEN ${small}
+    WHEN ${negativeZero} THEN '-0' ELSE ${printed} END)`;
 }
 
 function toText(value: Sql, from: FormulaType): Sql {
@@ -52,21 +75,23 @@ function toText(value: Sql, from: FormulaType): Sql {
     case 'text':
       return value;
     case 'date':
-      return sql`DATE_FORMAT(${value}, '%Y-%m-%d')`;
+      return text(sql`DATE_FORMAT(${value}, '%Y-%m-%d')`);
     case 'timestamp':
-      return sql`CONCAT(DATE_FORMAT(${value}, '%Y-%m-%dT%H:%i:%s.'), LPAD(FLOOR(MICROSECOND(${value}) / 1000), 3, '0'), 'Z')`;
+      return text(sql`CONCAT(DATE_FORMAT(${value}, '%Y-%m-%dT%H:%i:%s.'), LPAD(FLOOR(MICROSECOND(${value}) / 1000), 3, '0'), 'Z')`);
     case 'boolean':
-      return sql`(CASE WHEN ${value} THEN 'true' WHEN NOT (${value}) THEN 'false' END)`;
+      return text(sql`(CASE WHEN ${value} THEN 'true' WHEN NOT (${value}) THEN 'false' END)`);
     case 'number':
-      return numberText(value);
+      return text(numberText(value));
     default:
-      return castAs(value, 'CHAR');
+      return text(castAs(value, 'CHAR'));
   }
 }
 
 function toNumber(value: Sql, from: FormulaType, target: 'SIGNED' | string): Sql {
   if (from === 'boolean') return double(value);
   if (target === 'SIGNED') return double(integer(value));
+  // A double becomes a decimal of 15 significant digits first (PostgreSQL's float8 → numeric).
+  if (from === 'number') return double(target === DECIMAL ? decimal(value) : castAs(decimal(value), target));
   return double(castAs(value, target));
 }
 
@@ -121,8 +146,9 @@ function fieldValue(column: Sql, field: Field, type: ValueType): Sql {
     case 'number':
       return /^double\b/i.test(field.nativeType) ? column : double(column);
     case 'text':
-      // enum, uuid, time, json columns compare and concatenate as text.
-      return TEXT_TYPES.test(field.nativeType) ? column : castAs(column, 'CHAR CHARACTER SET utf8mb4');
+      // enum, uuid, time, json columns compare and concatenate as text; every column, whatever
+      // its character set and collation, as utf8mb4_bin.
+      return text(TEXT_TYPES.test(field.nativeType) ? column : castAs(column, 'CHAR CHARACTER SET utf8mb4'));
     case 'boolean':
       return sql`(${column} <> 0)`;
     default:
@@ -139,7 +165,8 @@ const substring: FunctionEmitter = ([text, start, length]) => {
   const first = sql`GREATEST(${from}, 1)`;
   if (!length) return sql`SUBSTRING(${text}, ${first})`;
   const len = integer(length);
-  return sql`(CASE WHEN ${len} < 0 THEN '' ELSE SUBSTRING(${text}, ${first}, GREATEST(${from} + ${len} - ${first}, 0)) END)`;
+  // A negative length gives '' — but NULL when the text or the start is NULL, as in PostgreSQL.
+  return sql`(CASE WHEN ${len} < 0 THEN SUBSTRING(${text}, ${first}, 0) ELSE SUBSTRING(${text}, ${first}, GREATEST(${from} + ${len} - ${first}, 0)) END)`;
 };
 
 const round: FunctionEmitter = ([value, digits]) => {
@@ -152,10 +179,29 @@ const mod: FunctionEmitter = ([a, b]) => {
   return double(sql`MOD(${decimal(a)}, NULLIF(${decimal(b)}, 0))`);
 };
 
-/** GREATEST/LEAST ignoring NULLs: each argument falls back to the others, so only all-NULL is NULL. */
-const ignoringNulls = (name: string): FunctionEmitter => (args) => {
+/**
+ * GREATEST/LEAST ignoring NULLs: each argument falls back to the others, so only all-NULL is NULL.
+ * Text compares as bytes (no padding: 'a ' > 'a') and converts back to the dialect's text.
+ */
+const ignoringNulls = (name: string): FunctionEmitter => (args, argTypes) => {
+  // MySQL's GREATEST/LEAST need two arguments; of one, the value is that argument.
+  if (args.length === 1 && args[0]) return args[0];
   const filled = args.map((arg, i) => sql`COALESCE(${join([arg, ...args.filter((_, j) => j !== i)])})`);
-  return sql`${raw(name)}(${join(filled)})`;
+  if (argTypes.every((t) => t !== 'text')) return sql`${raw(name)}(${join(filled)})`;
+  return text(sql`${raw(name)}(${join(filled.map(bytes))})`);
+};
+
+/** NULLIF; on text the equality is the agreed one (no padding), and the result keeps its collation. */
+const nullif: FunctionEmitter = ([a, b], argTypes) => {
+  if (!a || !b) throw new Error('NULLIF needs two arguments');
+  if (argTypes.every((t) => t !== 'text')) return sql`NULLIF(${a}, ${b})`;
+  return sql`(CASE WHEN ${bytes(a)} = ${bytes(b)} THEN NULL ELSE ${a} END)`;
+};
+
+/** REPLACE is NULL when any argument is (MariaDB's REPLACE(s, '', NULL) gives s). */
+const replace: FunctionEmitter = ([s, from, to]) => {
+  if (!s || !from || !to) throw new Error('REPLACE needs three arguments');
+  return sql`(CASE WHEN ${to} IS NOT NULL THEN REPLACE(${s}, ${from}, ${to}) END)`;
 };
 
 /** CONCAT with NULL arguments counted as '' (MySQL's CONCAT returns NULL on any NULL). */
@@ -165,7 +211,7 @@ const utcNow = raw('UTC_TIMESTAMP(3)');
 
 export const mysqlFormula: FormulaDialect = {
   vendor: 'mysql',
-  literal: (value, type) => (type === 'number' ? double(sql`${value}`) : castAs(sql`${value}`, 'CHAR CHARACTER SET utf8mb4')),
+  literal: (value, type) => (type === 'number' ? double(sql`${value}`) : text(sql`${value}`)),
   booleanLiteral: (value) => raw(value ? 'TRUE' : 'FALSE'),
   nullLiteral: () => raw('NULL'),
   fieldValue,
@@ -174,9 +220,10 @@ export const mysqlFormula: FormulaDialect = {
   // `||` is OR in MySQL's default sql_mode; CONCAT already gives NULL when either side is NULL.
   concat: (left, right) => sql`CONCAT(${left}, ${right})`,
   compare: (op, left, right, type) =>
-    type === 'text' ? sql`(${binText(left)} ${raw(op)} ${binText(right)})` : sql`(${left} ${raw(op)} ${right})`,
+    type === 'text' ? sql`(${bytes(left)} ${raw(op)} ${bytes(right)})` : sql`(${left} ${raw(op)} ${right})`,
+  // LIKE matches characters (`_` is one code point), so utf8mb4_bin, not bytes; LIKE does not pad.
   // The SQL text '\\' is one backslash: MySQL strings use backslash escapes.
-  like: (operand, pattern, negated) => sql`(${binText(operand)}${raw(negated ? ' NOT' : '')} LIKE ${pattern} ESCAPE '\\\\')`,
+  like: (operand, pattern, negated) => sql`(${text(operand)}${raw(negated ? ' NOT' : '')} LIKE ${text(pattern)} ESCAPE '\\\\')`,
   cast,
   coerce,
   predicateToValue: (predicate) => predicate,
@@ -188,7 +235,7 @@ export const mysqlFormula: FormulaDialect = {
     TRIM: call('TRIM'),
     LENGTH: (args) => double(call('CHAR_LENGTH')(args, [], 'number')),
     SUBSTRING: substring,
-    REPLACE: call('REPLACE'),
+    REPLACE: replace,
     ABS: call('ABS'),
     ROUND: round,
     CEIL: (args) => double(call('CEIL')(args, [], 'number')),
@@ -197,7 +244,7 @@ export const mysqlFormula: FormulaDialect = {
     GREATEST: ignoringNulls('GREATEST'),
     LEAST: ignoringNulls('LEAST'),
     COALESCE: call('COALESCE'),
-    NULLIF: call('NULLIF'),
+    NULLIF: nullif,
     NOW: () => utcNow,
     CURRENT_TIMESTAMP: () => utcNow,
     CURRENT_DATE: () => raw('UTC_DATE()'),

@@ -1,33 +1,91 @@
 /**
- * Databases the formula tests run on: in-process PGlite always; the real PostgreSQL at
- * 127.0.0.1:5432 when reachable (mandatory when CI=true), in a temporary database dropped at
- * the end. Both get the fixture tables; `select` runs one formula over every orders row.
+ * Databases the formula tests run on, each with its formula dialect, renderer and fixture DDL:
+ * - in-process PGlite, always;
+ * - the real PostgreSQL at 127.0.0.1:5432 when reachable (mandatory when CI=true), in a
+ *   temporary database dropped at the end;
+ * - MariaDB at MYSQL_URL (default mysql://root@127.0.0.1:3306/test) when reachable (mandatory
+ *   when CI=true), in a throwaway database, queried through the product's MySQL driver
+ *   (server-side prepared statements, utf8mb4 connection, UTC session) exactly as a read would.
+ * Every target gets the fixture tables; `runOnDatabase` runs one formula over every orders row.
+ *
+ * MariaDB fixture collation: the tables are InnoDB utf8mb4 with `utf8mb4_general_ci`, MariaDB
+ * 10.11's default and what most real tables have — case- and accent-insensitive and PAD SPACE.
+ * That is deliberate: the agreed meaning (code-point order, case-sensitive, trailing spaces
+ * significant) must come from the emitter, not from a friendly fixture, so a binary collation
+ * here would hide exactly the bugs this test is for.
  */
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
-import { ident, render, sql, type Sql } from '../../core/sql.ts';
-import { emitFormula, type CheckedFormula, type FormulaValue } from '../../core/formula/index.ts';
+import { ident, render, sql, type Sql, type SqlRenderer } from '../../core/sql.ts';
+import { checkFormula, emitFormula, type CheckContext, type CheckedFormula, type FormulaDialect, type FormulaValue } from '../../core/formula/index.ts';
+import type { ColumnType } from '../../core/schema/introspection.ts';
 import { postgresFormula } from '../../dialects/postgres/postgres-formula.ts';
-import { orders, customers, regions, pgRenderer } from './fixtures.ts';
+import { mysqlFormula } from '../../dialects/mysql/mysql-formula.ts';
+import { orders, customers, regions, pgRenderer, context as pgContext, mysqlContext } from './fixtures.ts';
+import { dialect as mysqlDialect, mysqlAvailable, openTestDatabase } from '../dialects/mysql/mysql-setup.ts';
 
 export interface Target {
   readonly name: string;
+  /** The formula dialect the product uses on this vendor. */
+  readonly dialect: FormulaDialect;
+  /** Placeholders and identifier quoting of the vendor. */
+  readonly renderer: SqlRenderer;
+  /** The fixture model with this vendor's native column types (they drive `fieldValue`). */
+  readonly context: CheckContext;
+  /** Statements that (re)create the fixture tables regions, customers, orders. */
+  readonly ddl: readonly string[];
+  /** A row value as the vendor accepts it on insert. */
+  toParam(value: FormulaValue, type: ColumnType): unknown;
+  /** A driver value as the evaluator would give it, for a formula of `type`. */
+  normalise(value: unknown, type: string): unknown;
   query(text: string, params?: unknown[]): Promise<Record<string, unknown>[]>;
   close(): Promise<void>;
 }
 
+// ——— PostgreSQL (PGlite and server) ———
+
 /** Dates and timestamps arrive as text, so nothing is shifted by the client's time zone. */
 const RAW_TEXT_TYPES = [1082, 1114, 1184];
+
+const POSTGRES_DDL = [
+  'DROP TABLE IF EXISTS orders, customers, regions',
+  'CREATE TABLE regions (id integer PRIMARY KEY, name text)',
+  'CREATE TABLE customers (id integer PRIMARY KEY, name text, region_id integer, vip boolean)',
+  `CREATE TABLE orders (
+    id integer PRIMARY KEY, amount double precision, qty integer, price numeric, note text,
+    code varchar(20), paid boolean, order_date date, created_at timestamp, shipped_at timestamptz,
+    customer_id integer, token uuid, blob bytea)`,
+];
+
+/** A driver value as the evaluator would give it: -0 is 0, timestamps ISO with ms and Z. */
+export function normalise(value: unknown, type: string): unknown {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'number') return value === 0 ? 0 : value;
+  if (type === 'timestamp' && typeof value === 'string') {
+    const m = /^(\d{4}-\d\d-\d\d)[ T](\d\d:\d\d:\d\d)(?:\.(\d+))?/.exec(value);
+    return m ? `${m[1]}T${m[2]}.${(m[3] ?? '').padEnd(3, '0').slice(0, 3)}Z` : value;
+  }
+  if (type === 'number' && typeof value === 'string') return Number(value);
+  return value;
+}
+
+const postgresTarget = (name: string, query: Target['query'], close: () => Promise<void>): Target => ({
+  name,
+  dialect: postgresFormula,
+  renderer: pgRenderer,
+  context: pgContext,
+  ddl: POSTGRES_DDL,
+  toParam: (value) => value,
+  normalise,
+  query,
+  close,
+});
 
 export async function openPGliteTarget(): Promise<Target> {
   const parsers = Object.fromEntries(RAW_TEXT_TYPES.map((oid) => [oid, (v: string) => v]));
   const db = new PGlite({ parsers });
   await db.exec("SET TimeZone = 'UTC'");
-  return {
-    name: 'pglite',
-    query: async (text, params) => (await db.query<Record<string, unknown>>(text, params)).rows,
-    close: () => db.close(),
-  };
+  return postgresTarget('pglite', async (text, params) => (await db.query<Record<string, unknown>>(text, params)).rows, () => db.close());
 }
 
 const serverConfig = { host: '127.0.0.1', port: 5432, user: 'postgres', database: 'test', connectionTimeoutMillis: 2000 };
@@ -53,14 +111,63 @@ export async function openPostgresTarget(): Promise<Target | null> {
   const client = new pg.Client({ ...serverConfig, database, types: rawTypes() });
   await client.connect();
   await client.query("SET TimeZone = 'UTC'");
-  return {
-    name: 'postgres',
-    query: async (text, params) => (await client.query(text, params)).rows as Record<string, unknown>[],
-    close: async () => {
+  return postgresTarget(
+    'postgres',
+    async (text, params) => (await client.query(text, params)).rows as Record<string, unknown>[],
+    async () => {
       await client.end();
       await admin.query(`DROP DATABASE IF EXISTS ${database}`);
       await admin.end();
     },
+  );
+}
+
+// ——— MariaDB ———
+
+const MARIADB_TABLE = 'ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_general_ci';
+
+const MARIADB_DDL = [
+  'DROP TABLE IF EXISTS orders, customers, regions',
+  `CREATE TABLE regions (id int PRIMARY KEY, name text) ${MARIADB_TABLE}`,
+  `CREATE TABLE customers (id int PRIMARY KEY, name text, region_id int, vip tinyint(1)) ${MARIADB_TABLE}`,
+  `CREATE TABLE orders (
+    id int PRIMARY KEY, amount double, qty int, price decimal(38,15), note text,
+    code varchar(20), paid tinyint(1), order_date date, created_at datetime(3), shipped_at datetime(3),
+    customer_id int, token char(36), \`blob\` blob) ${MARIADB_TABLE}`,
+];
+
+/**
+ * The driver's values (mysql-driver.ts): booleans as 0/1, DECIMAL/BIGINT as text, dates and
+ * datetimes as text. A date must arrive as a bare date (a DATETIME where a date was meant is a
+ * disagreement, not something to trim), and a text formula must arrive as a string (a Buffer
+ * means the emitter leaked a binary string).
+ */
+function normaliseMariadb(value: unknown, type: string): unknown {
+  if (value === null || value === undefined) return null;
+  if (type === 'boolean' && (typeof value === 'number' || typeof value === 'string')) {
+    return String(value) === '1' ? true : String(value) === '0' ? false : value;
+  }
+  if (type === 'number' && typeof value === 'string') return Number(value) === 0 ? 0 : Number(value);
+  // Anything but the exact DATETIME text stays as it is and fails the comparison.
+  if (type === 'timestamp' && typeof value === 'string' && !/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(\.\d+)?$/.test(value)) return value;
+  return normalise(value, type);
+}
+
+/** The MariaDB server in a throwaway database, or null when unreachable (CI=true: an error). */
+export async function openMariadbTarget(): Promise<Target | null> {
+  if (!(await mysqlAvailable())) return null;
+  const db = await openTestDatabase(false);
+  return {
+    name: 'mariadb',
+    dialect: mysqlFormula,
+    renderer: mysqlDialect,
+    context: mysqlContext,
+    ddl: MARIADB_DDL,
+    toParam: (value, type) =>
+      type === 'timestamp' && typeof value === 'string' ? value.replace('T', ' ').replace(/Z$/, '') : value,
+    normalise: normaliseMariadb,
+    query: async (text, params) => (await db.driver.query({ text, params: params ?? [] })).rows as Record<string, unknown>[],
+    close: () => db.close(),
   };
 }
 
@@ -68,40 +175,38 @@ export async function openTargets(): Promise<Target[]> {
   const targets = [await openPGliteTarget()];
   const server = await openPostgresTarget();
   if (server) targets.push(server);
+  const mariadb = await openMariadbTarget();
+  if (mariadb) targets.push(mariadb);
   return targets;
 }
 
 export async function createFixtureTables(target: Target): Promise<void> {
-  await target.query('DROP TABLE IF EXISTS orders, customers, regions');
-  await target.query('CREATE TABLE regions (id integer PRIMARY KEY, name text)');
-  await target.query('CREATE TABLE customers (id integer PRIMARY KEY, name text, region_id integer, vip boolean)');
-  await target.query(`CREATE TABLE orders (
-    id integer PRIMARY KEY, amount double precision, qty integer, price numeric, note text,
-    code varchar(20), paid boolean, order_date date, created_at timestamp, shipped_at timestamptz,
-    customer_id integer, token uuid, blob bytea)`);
+  for (const statement of target.ddl) await target.query(statement);
 }
 
 export type Row = Record<string, FormulaValue>;
 
 /** Inserts rows keyed by API path (`amount`, `customer.name`, `customer.region.name`, …). */
 export async function insertRows(target: Target, rows: readonly Row[]): Promise<void> {
+  const p = (i: number) => target.renderer.placeholder(i);
+  const q = (name: string) => target.renderer.quoteIdent(name);
   await target.query('DELETE FROM orders');
   await target.query('DELETE FROM customers');
   await target.query('DELETE FROM regions');
   for (const [i, row] of rows.entries()) {
     const id = i + 1;
-    await target.query('INSERT INTO regions (id, name) VALUES ($1, $2)', [id, row['customer.region.name'] ?? null]);
-    await target.query('INSERT INTO customers (id, name, region_id, vip) VALUES ($1, $2, $3, $4)', [
+    await target.query(`INSERT INTO regions (id, name) VALUES (${p(1)}, ${p(2)})`, [id, row['customer.region.name'] ?? null]);
+    await target.query(`INSERT INTO customers (id, name, region_id, vip) VALUES (${p(1)}, ${p(2)}, ${p(3)}, ${p(4)})`, [
       id,
       row['customer.name'] ?? null,
       id,
       row['customer.vip'] ?? null,
     ]);
     const columns = orders.fields.filter((f) => f.name !== 'id' && f.name !== 'customerId' && f.name in row);
-    const values = columns.map((f) => row[f.name] ?? null);
-    const list = ['id', 'customer_id', ...columns.map((f) => f.column)].join(', ');
-    const placeholders = values.map((_, j) => `$${j + 3}`).join(', ');
-    await target.query(`INSERT INTO orders (${list}) VALUES ($1, $2${values.length ? ', ' : ''}${placeholders})`, [id, id, ...values]);
+    const values = columns.map((f) => target.toParam(row[f.name] ?? null, f.type));
+    const list = ['id', 'customer_id', ...columns.map((f) => f.column)].map(q).join(', ');
+    const placeholders = [id, id, ...values].map((_, j) => p(j + 1)).join(', ');
+    await target.query(`INSERT INTO orders (${list}) VALUES (${placeholders})`, [id, id, ...values]);
   }
 }
 
@@ -118,31 +223,24 @@ export function columnRef(path: readonly string[]): Sql {
   return ident(aliases[depth]!, field.column);
 }
 
-export function selectFormula(checked: CheckedFormula): { text: string; params: readonly unknown[] } {
-  const expr = emitFormula(checked, { dialect: postgresFormula, columnRef });
+/**
+ * The read statement for a formula on `target`. The formula is checked again against the
+ * target's model so the dialect sees the vendor's native column types.
+ */
+export function selectFormula(target: Target, checked: CheckedFormula): { text: string; params: readonly unknown[] } {
+  const own = target.context === pgContext ? checked : checkFormula(checked.ast, target.context);
+  const expr = emitFormula(own, { dialect: target.dialect, columnRef });
   const query = sql`SELECT o.id AS id, ${expr} AS v FROM orders o
     LEFT JOIN customers c ON c.id = o.customer_id LEFT JOIN regions r ON r.id = c.region_id ORDER BY o.id`;
-  return render(query, pgRenderer);
-}
-
-/** A driver value as the evaluator would give it: -0 is 0, timestamps ISO with ms and Z. */
-export function normalise(value: unknown, type: string): unknown {
-  if (value === null || value === undefined) return null;
-  if (typeof value === 'number') return value === 0 ? 0 : value;
-  if (type === 'timestamp' && typeof value === 'string') {
-    const m = /^(\d{4}-\d\d-\d\d)[ T](\d\d:\d\d:\d\d)(?:\.(\d+))?/.exec(value);
-    return m ? `${m[1]}T${m[2]}.${(m[3] ?? '').padEnd(3, '0').slice(0, 3)}Z` : value;
-  }
-  if (type === 'number' && typeof value === 'string') return Number(value);
-  return value;
+  return render(query, target.renderer);
 }
 
 /** Runs the formula over all rows; each entry is a value or `{ error }`. */
 export async function runOnDatabase(target: Target, checked: CheckedFormula): Promise<unknown[] | { error: string }> {
-  const { text, params } = selectFormula(checked);
+  const { text, params } = selectFormula(target, checked);
   try {
     const rows = await target.query(text, [...params]);
-    return rows.map((r) => normalise(r.v, checked.type));
+    return rows.map((r) => target.normalise(r.v, checked.type));
   } catch (error) {
     return { error: (error as Error).message };
   }

@@ -65,6 +65,23 @@ function normalise(value: unknown, type: string): unknown {
   return Buffer.isBuffer(value) ? value.toString('utf8') : value;
 }
 
+describe('MySQL formula SQL for text', () => {
+  const emitted = (text: string) => render(emitFormula(checkFormula(parseFormula(text), context), { dialect: mysqlFormula, columnRef }), dialect).text;
+
+  it('reads text columns and literals as utf8mb4_bin, whatever the column collation', () => {
+    expect(emitted('code')).toBe('(CONVERT(`o`.`code` USING utf8mb4) COLLATE utf8mb4_bin)');
+    expect(emitted("'x'")).toBe('(CONVERT(? USING utf8mb4) COLLATE utf8mb4_bin)');
+  });
+
+  it('compares text as bytes, so trailing spaces count (utf8mb4_bin is PAD SPACE)', () => {
+    expect(emitted("code = 'x'")).toBe(
+      '(CAST((CONVERT(`o`.`code` USING utf8mb4) COLLATE utf8mb4_bin) AS BINARY) = CAST((CONVERT(? USING utf8mb4) COLLATE utf8mb4_bin) AS BINARY))',
+    );
+    expect(emitted("NULLIF(code, 'x')")).toContain('CAST(');
+    expect(emitted("GREATEST(code, 'x')")).toMatch(/^\(CONVERT\(GREATEST\(CAST\(COALESCE/);
+  });
+});
+
 describe.skipIf(!available)('MySQL formulas on MariaDB', () => {
   let db: TestDatabase;
   beforeAll(async () => {
