@@ -4,7 +4,7 @@
  * references come from the caller, literals become parameters inside the dialect.
  */
 import { join, raw, sql, type Sql } from '../sql.ts';
-import type { Expr, ExprKind, ExprOf, FieldRef } from './ast.ts';
+import type { CompareOp, Expr, ExprKind, ExprOf, FieldRef } from './ast.ts';
 import type { CheckedFormula } from './check.ts';
 import type { FormulaDialect } from './formula-dialect.ts';
 import type { FunctionName } from './functions.ts';
@@ -66,6 +66,11 @@ class Emitter {
     return this.dialect.valueToPredicate(this.value(node));
   }
 
+  /** `left op right` through the dialect, at the operands' shared type. */
+  compare(op: CompareOp, left: Expr, right: Expr): Sql {
+    return this.dialect.compare(op, this.value(left), this.value(right), this.sharedType([left, right]));
+  }
+
   /** The shared type of compared operands (one may be an untyped NULL). */
   sharedType(nodes: readonly Expr[]): FormulaType {
     return nodes.map((n) => this.typeOf(n)).find((t) => t !== 'null') ?? 'null';
@@ -90,18 +95,23 @@ const emitters: { readonly [K in ExprKind]: (node: ExprOf<K>, e: Emitter) => Emi
   Logical: (n, e) => predicate(sql`(${e.predicate(n.left)} ${raw(n.op)} ${e.predicate(n.right)})`),
   IsNull: (n, e) => predicate(sql`(${e.value(n.operand)} IS${notWord(n.negated)} NULL)`),
   Like: (n, e) => predicate(e.dialect.like(e.value(n.operand), e.value(n.pattern), n.negated)),
-  In: (n, e) =>
-    predicate(sql`(${e.value(n.operand)}${notWord(n.negated)} IN (${join(n.list.map((item) => e.value(item)))}))`),
+  // IN, BETWEEN and simple CASE are spelled with the dialect's comparisons, so they compare text
+  // exactly as `=` and `<` do on every vendor (MySQL's PAD SPACE collations would ignore trailing
+  // spaces in a plain IN). Same three-valued logic: `x IN (a, NULL)` is NULL when nothing matches.
+  In: (n, e) => {
+    const equals = n.list.map((item) => e.compare('=', n.operand, item));
+    return predicate(sql`(${raw(n.negated ? 'NOT ' : '')}(${join(equals, ' OR ')}))`);
+  },
   Between: (n, e) =>
-    predicate(sql`(${e.value(n.operand)}${notWord(n.negated)} BETWEEN ${e.value(n.low)} AND ${e.value(n.high)})`),
+    predicate(sql`(${raw(n.negated ? 'NOT ' : '')}(${e.compare('>=', n.operand, n.low)} AND ${e.compare('<=', n.operand, n.high)}))`),
   Case: (n, e) => {
-    const operand = n.operand ? sql` ${e.value(n.operand)}` : raw('');
+    const subject = n.operand;
     const whens = n.whens.map((w) => {
-      const condition = n.operand ? e.value(w.when) : e.predicate(w.when);
+      const condition = subject ? e.compare('=', subject, w.when) : e.predicate(w.when);
       return sql` WHEN ${condition} THEN ${e.value(w.then)}`;
     });
     const otherwise = n.otherwise ? sql` ELSE ${e.value(n.otherwise)}` : raw('');
-    return value(sql`(CASE${operand}${join(whens, '')}${otherwise} END)`);
+    return value(sql`(CASE${join(whens, '')}${otherwise} END)`);
   },
   Call: (n, e) => {
     const emitter = e.dialect.functions[n.name as FunctionName];

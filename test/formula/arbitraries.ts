@@ -104,19 +104,9 @@ function sameTypeList(depth: number, min: number, max: number): fc.Arbitrary<Exp
   return fc.constantFrom<T>('number', 'text', 'date', 'boolean').chain((t) => fc.array(typed(t, depth), { minLength: min, maxLength: max }));
 }
 
-/**
- * Operands for IN and BETWEEN, of one type. Text ones end in '|': core writes IN/BETWEEN without
- * a dialect hook, and on MariaDB they compare PAD SPACE ('a' IN ('a ') is true; the agreed value
- * and PostgreSQL say false — docs/decisions.md, "Formula parity", pinned in traps.ts). With a
- * final non-space character no two operands differ only in trailing spaces, so the padding never
- * decides; `||` keeps NULLs NULL.
- */
+/** Operands for IN and BETWEEN, of one type (text with trailing spaces included). */
 function listOperands(depth: number, min: number, max: number): fc.Arbitrary<Expr[]> {
-  return fc.constantFrom<T>('number', 'text', 'date', 'boolean').chain((t) =>
-    fc
-      .array(typed(t, depth), { minLength: min, maxLength: max })
-      .map((items) => (t === 'text' ? items.map((left): Expr => ({ kind: 'Concat', left, right: str('|') })) : items)),
-  );
+  return fc.constantFrom<T>('number', 'text', 'date', 'boolean').chain((t) => fc.array(typed(t, depth), { minLength: min, maxLength: max }));
 }
 
 function caseOf(type: T, d: number): fc.Arbitrary<Expr> {
