@@ -6,7 +6,6 @@
 import { ident, raw, render, sql, type CompiledSql, type Sql } from '../../core/sql.ts';
 import type { ColumnType } from '../../core/schema/introspection.ts';
 import type { DatabaseConfig, Dialect, Executor, InsertStatement, UpsertStatement } from '../dialect.ts';
-import { createMssqlDriver } from './mssql-driver.ts';
 import { mapMssqlError } from './mssql-errors.ts';
 import { BINARY_COLLATION, likePattern, mssqlFormula } from './mssql-formula.ts';
 import { introspectMssql } from './mssql-introspector.ts';
@@ -145,7 +144,8 @@ export function createMssqlDialect(name = 'mssql'): Dialect {
     // MERGE matches on exactly the ON columns.
     upsertMatchesAnyUniqueKey: false,
     formula: mssqlFormula,
-    connect: async (config: DatabaseConfig) => createMssqlDriver(config),
+    // The driver (mssql/tedious, ~25 MB) loads only when a SQL Server workspace connects.
+    connect: async (config: DatabaseConfig) => (await import('./mssql-driver.ts')).createMssqlDriver(config),
     introspect: (db: Executor, config: DatabaseConfig) => introspectMssql(db, schemaOf(config)),
     tableRef,
     paginate: (limit: number, offset: number) => sql` OFFSET ${offset} ROWS FETCH NEXT ${limit} ROWS ONLY`,

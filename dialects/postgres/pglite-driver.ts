@@ -1,4 +1,4 @@
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import type { CompiledSql } from '../../core/sql.ts';
 import type { Driver, Executor, QueryResult } from '../dialect.ts';
 import { postgresTextParsers } from './postgres-types.ts';
@@ -9,6 +9,8 @@ interface PGliteQueryable {
 
 /** Opens the embedded database; `dataDir` undefined means in memory. */
 export async function openPGlite(dataDir?: string): Promise<PGlite> {
+  // Loaded on first use: the module alone is ~30 MB, the database ~700 MB more.
+  const { PGlite } = await import('@electric-sql/pglite');
   const db = await PGlite.create({ ...(dataDir ? { dataDir } : {}), parsers: postgresTextParsers });
   await db.exec("SET TimeZone = 'UTC'");
   return db;
