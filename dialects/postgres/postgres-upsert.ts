@@ -1,4 +1,4 @@
-import { ident, join, raw, sql, type Sql } from '../../core/sql.ts';
+import { ident, join, sql, type Sql } from '../../core/sql.ts';
 import type { Executor, InsertStatement, UpsertOutcome, UpsertStatement } from '../dialect.ts';
 
 export function valuesList(rows: readonly (readonly unknown[])[]): Sql {
@@ -17,9 +17,10 @@ export function insertHead(table: Sql, statement: InsertStatement): Sql {
  */
 export function renderPostgresUpsert(table: Sql, statement: UpsertStatement): Sql {
   const head = insertHead(table, statement);
-  if (statement.action === 'ERROR') return sql`${head} RETURNING true AS inserted`;
+  // ERROR and IGNORE are counted from the affected rows; only UPDATE needs a row back per row.
+  if (statement.action === 'ERROR') return head;
   const target = join(statement.conflictColumns.map((c) => ident(c)));
-  if (statement.action === 'IGNORE') return sql`${head} ON CONFLICT (${target}) DO NOTHING RETURNING true AS inserted`;
+  if (statement.action === 'IGNORE') return sql`${head} ON CONFLICT (${target}) DO NOTHING`;
   // With nothing to overwrite, rewrite the first match column to itself so the row still counts as updated.
   const assigned = statement.updateColumns.length > 0 ? statement.updateColumns : statement.conflictColumns.slice(0, 1);
   const sets = join(assigned.map((c) => sql`${ident(c)} = EXCLUDED.${ident(c)}`));
@@ -33,9 +34,9 @@ export async function runUpsert(
   statement: UpsertStatement,
 ): Promise<UpsertOutcome> {
   const result = await db.query(render(renderPostgresUpsert(table, statement)));
+  if (statement.action !== 'UPDATE') {
+    return { inserted: result.affectedRows, updated: 0, ignored: statement.rows.length - result.affectedRows };
+  }
   const inserted = result.rows.filter((row) => row.inserted === true).length;
-  const touched = result.rows.length;
-  return { inserted, updated: touched - inserted, ignored: statement.rows.length - touched };
+  return { inserted, updated: result.rows.length - inserted, ignored: statement.rows.length - result.rows.length };
 }
-
-export const returningNothing = raw('');
