@@ -16,6 +16,14 @@ export type RowValues = Map<Field, unknown>;
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
+/** Characters (code points). UTF-16 length is an upper bound, so most strings need no count. */
+function longerThan(text: string, max: number): boolean {
+  if (text.length <= max) return false;
+  let count = 0;
+  for (const _ of text) if (++count > max) return true;
+  return false;
+}
+
 function problem(field: string, rule: string, message: string): FieldProblem {
   return { field, rule, message };
 }
@@ -50,8 +58,8 @@ function validatorProblems(name: string, value: unknown, validator: FieldValidat
   const text = typeof value === 'string' ? value : null;
   if (validator.email && text !== null && !EMAIL.test(text)) out.push(problem(name, 'email', 'must be an email address'));
   if (validator.pattern && text !== null && !new RegExp(validator.pattern, 'u').test(text)) out.push(problem(name, 'pattern', `must match ${validator.pattern}`));
-  if (validator.minLength !== undefined && text !== null && [...text].length < validator.minLength) out.push(problem(name, 'minLength', `must be at least ${validator.minLength} characters`));
-  if (validator.maxLength !== undefined && text !== null && [...text].length > validator.maxLength) out.push(problem(name, 'maxLength', `must be at most ${validator.maxLength} characters`));
+  if (validator.minLength !== undefined && text !== null && !longerThan(text, validator.minLength - 1)) out.push(problem(name, 'minLength', `must be at least ${validator.minLength} characters`));
+  if (validator.maxLength !== undefined && text !== null && longerThan(text, validator.maxLength)) out.push(problem(name, 'maxLength', `must be at most ${validator.maxLength} characters`));
   const n = typeof value === 'number' ? value : typeof value === 'string' && value !== '' && !Number.isNaN(Number(value)) ? Number(value) : null;
   if (validator.min !== undefined && n !== null && n < validator.min) out.push(problem(name, 'min', `must be at least ${validator.min}`));
   if (validator.max !== undefined && n !== null && n > validator.max) out.push(problem(name, 'max', `must be at most ${validator.max}`));
@@ -65,7 +73,7 @@ function checkValue(field: Field, raw: unknown, validator: FieldValidator | unde
   if (!coerced.ok) return { problems: [problem(field.name, coerced.rule, coerced.message)] };
   const value = coerced.value;
   const problems: FieldProblem[] = [];
-  if (typeof value === 'string' && field.maxLength !== null && [...value].length > field.maxLength) {
+  if (typeof value === 'string' && field.maxLength !== null && longerThan(value, field.maxLength)) {
     problems.push(problem(field.name, 'maxLength', `must be at most ${field.maxLength} characters`));
   }
   if (field.enumValues && typeof value === 'string' && !field.enumValues.includes(value)) {
