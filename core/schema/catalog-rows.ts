@@ -4,7 +4,7 @@
  * true, MySQL names as Buffers), so every cell is normalised here. Key and foreign-key queries
  * return one row per column with the same column names on every vendor.
  */
-import type { ForeignKeyInfo, UniqueKeyInfo } from './introspection.ts';
+import type { ColumnInfo, DatabaseSchema, ForeignKeyInfo, TableInfo, UniqueKeyInfo } from './introspection.ts';
 
 export type CatalogRow = Record<string, unknown>;
 
@@ -52,4 +52,46 @@ export function foreignKeysFrom(rows: readonly CatalogRow[]): ForeignKeyInfo[] {
     refTable: cellText(fkRows[0]?.ref_table),
     refColumns: fkRows.map((r) => cellText(r.ref_column)),
   }));
+}
+
+/** A row estimate cell: -1 when the vendor has none. */
+export function estimateOf(value: unknown): number {
+  return value == null ? -1 : Math.max(-1, Math.round(cellNumber(value)));
+}
+
+/** The four catalog queries' rows; every row carries `table_name`. */
+export interface CatalogRows {
+  readonly tables: readonly CatalogRow[];
+  readonly columns: readonly CatalogRow[];
+  readonly uniqueKeys: readonly CatalogRow[];
+  readonly foreignKeys: readonly CatalogRow[];
+}
+
+/** What differs between vendors when the rows become a DatabaseSchema. */
+export interface CatalogReading {
+  toColumn(row: CatalogRow): ColumnInfo;
+  isPrimary(keyName: string, first: CatalogRow | undefined): boolean;
+  /** The planner's row estimate from the table's row. */
+  estimatedRows(table: CatalogRow): number;
+}
+
+export function assembleSchema(rows: CatalogRows, reading: CatalogReading): DatabaseSchema {
+  const byTable = (r: CatalogRow): string => cellText(r.table_name);
+  const columnsByTable = groupBy(rows.columns, byTable, (r) => reading.toColumn(r));
+  const keysByTable = groupBy(rows.uniqueKeys, byTable, same);
+  const fksByTable = groupBy(rows.foreignKeys, byTable, same);
+  return {
+    tables: rows.tables.map((row): TableInfo => {
+      const name = cellText(row.table_name);
+      const keys = uniqueKeysFrom(keysByTable.get(name) ?? [], reading.isPrimary);
+      return {
+        name,
+        columns: columnsByTable.get(name) ?? [],
+        primaryKey: keys.find((k) => k.primary)?.columns ?? [],
+        uniqueKeys: keys,
+        foreignKeys: foreignKeysFrom(fksByTable.get(name) ?? []),
+        estimatedRows: reading.estimatedRows(row),
+      };
+    }),
+  };
 }

@@ -3,8 +3,8 @@
  * bound as @p1). Only user tables of the schema are read; foreign keys to other schemas are left
  * out because DatabaseSchema names tables without a schema.
  */
-import type { ColumnInfo, ColumnType, DatabaseSchema, TableInfo } from '../../core/schema/introspection.ts';
-import { cellBool, cellNumber, cellText, foreignKeysFrom, groupBy, uniqueKeysFrom } from '../../core/schema/catalog-rows.ts';
+import type { ColumnInfo, ColumnType, DatabaseSchema } from '../../core/schema/introspection.ts';
+import { assembleSchema, cellBool, cellNumber, cellText, estimateOf } from '../../core/schema/catalog-rows.ts';
 import type { Executor } from '../dialect.ts';
 
 type Row = Record<string, unknown>;
@@ -128,23 +128,11 @@ export async function introspectMssql(db: Executor, schema: string): Promise<Dat
   const foreignKeys = await run(FOREIGN_KEYS);
   const jsonChecks = await run(JSON_CHECKS);
   const jsonColumns = jsonColumnsOf(jsonChecks);
-  const columnsByTable = groupBy(columns, (r) => cellText(r.table_name), (r) => toColumn(r, jsonColumns));
-  const keysByTable = groupBy(uniqueKeys, (r) => cellText(r.table_name), (r) => r);
-  const fksByTable = groupBy(foreignKeys, (r) => cellText(r.table_name), (r) => r);
-  return {
-    tables: tables.map((row): TableInfo => {
-      const name = cellText(row.table_name);
-      const keys = uniqueKeysFrom(keysByTable.get(name) ?? [], (_name, first) => cellBool(first?.is_primary_key));
-      return {
-        name,
-        columns: columnsByTable.get(name) ?? [],
-        primaryKey: keys.find((k) => k.primary)?.columns ?? [],
-        uniqueKeys: keys,
-        foreignKeys: foreignKeysFrom(fksByTable.get(name) ?? []),
-        estimatedRows: row.row_count == null ? -1 : Math.max(-1, Math.round(cellNumber(row.row_count))),
-      };
-    }),
-  };
+  return assembleSchema({ tables, columns, uniqueKeys, foreignKeys }, {
+    toColumn: (r) => toColumn(r, jsonColumns),
+    isPrimary: (_name, first) => cellBool(first?.is_primary_key),
+    estimatedRows: (table) => estimateOf(table.row_count),
+  });
 }
 
 /** `table.column` of every column guarded by an ISJSON check. */

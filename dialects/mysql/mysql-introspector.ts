@@ -10,9 +10,8 @@ import type {
   ColumnInfo,
   ColumnType,
   DatabaseSchema,
-  TableInfo,
 } from '../../core/schema/introspection.ts';
-import { cellNumber, cellText, foreignKeysFrom, groupBy, uniqueKeysFrom } from '../../core/schema/catalog-rows.ts';
+import { assembleSchema, cellNumber, cellText, estimateOf } from '../../core/schema/catalog-rows.ts';
 
 type Row = Record<string, unknown>;
 
@@ -120,23 +119,11 @@ export async function introspectMysql(db: Executor, schema: string | undefined):
   const jsonColumns = new Set(
     jsonChecks.map((r) => `${cellText(r.table_name)}.${/^json_valid\(`((?:[^`]|``)*)`\)$/.exec(cellText(r.check_clause))?.[1]?.replace(/``/g, '`') ?? ''}`),
   );
-  const columnsByTable = groupBy(columns, (r) => cellText(r.table_name), (r) => toColumn(r, mariadb, jsonColumns));
-  const keysByTable = groupBy(uniqueKeys, (r) => cellText(r.table_name), (r) => r);
-  const fksByTable = groupBy(foreignKeys, (r) => cellText(r.table_name), (r) => r);
-  return {
-    tables: tables.map((row): TableInfo => {
-      const name = cellText(row.table_name);
-      const keys = uniqueKeysFrom(keysByTable.get(name) ?? [], (keyName) => keyName === 'PRIMARY');
-      return {
-        name,
-        columns: columnsByTable.get(name) ?? [],
-        primaryKey: keys.find((k) => k.primary)?.columns ?? [],
-        uniqueKeys: keys,
-        foreignKeys: foreignKeysFrom(fksByTable.get(name) ?? []),
-        estimatedRows: row.table_rows == null ? -1 : Math.max(-1, Math.round(cellNumber(row.table_rows))),
-      };
-    }),
-  };
+  return assembleSchema({ tables, columns, uniqueKeys, foreignKeys }, {
+    toColumn: (r) => toColumn(r, mariadb, jsonColumns),
+    isPrimary: (keyName) => keyName === 'PRIMARY',
+    estimatedRows: (table) => estimateOf(table.table_rows),
+  });
 }
 
 /** tinyint(1) and bit(1) are booleans by convention (MySQL's BOOLEAN is tinyint(1)). */

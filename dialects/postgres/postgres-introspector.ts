@@ -11,9 +11,8 @@ import type {
   ColumnInfo,
   ColumnType,
   DatabaseSchema,
-  TableInfo,
 } from '../../core/schema/introspection.ts';
-import { cellBool, cellNumber, cellText, foreignKeysFrom, groupBy, uniqueKeysFrom } from '../../core/schema/catalog-rows.ts';
+import { assembleSchema, cellBool, cellNumber, cellText, estimateOf, groupBy } from '../../core/schema/catalog-rows.ts';
 
 type Row = Record<string, unknown>;
 
@@ -137,23 +136,11 @@ export async function introspectPostgres(db: Executor, schema: string): Promise<
     run(FOREIGN_KEYS),
   ]);
   const enums = groupBy(enumLabels, (r) => cellText(r.type_oid), (r) => cellText(r.label));
-  const columnsByTable = groupBy(columns, (r) => cellText(r.table_name), (r) => toColumn(r, enums));
-  const keysByTable = groupBy(uniqueKeys, (r) => cellText(r.table_name), (r) => r);
-  const fksByTable = groupBy(foreignKeys, (r) => cellText(r.table_name), (r) => r);
-  return {
-    tables: tables.map((row): TableInfo => {
-      const name = cellText(row.table_name);
-      const keys = uniqueKeysFrom(keysByTable.get(name) ?? [], (_name, first) => cellBool(first?.is_primary));
-      return {
-        name,
-        columns: columnsByTable.get(name) ?? [],
-        primaryKey: keys.find((k) => k.primary)?.columns ?? [],
-        uniqueKeys: keys,
-        foreignKeys: foreignKeysFrom(fksByTable.get(name) ?? []),
-        estimatedRows: Math.max(-1, Math.round(cellNumber(row.reltuples))),
-      };
-    }),
-  };
+  return assembleSchema({ tables, columns, uniqueKeys, foreignKeys }, {
+    toColumn: (r) => toColumn(r, enums),
+    isPrimary: (_name, first) => cellBool(first?.is_primary),
+    estimatedRows: (table) => estimateOf(table.reltuples),
+  });
 }
 
 function toColumn(row: Row, enums: ReadonlyMap<string, string[]>): ColumnInfo {
