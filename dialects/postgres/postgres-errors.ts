@@ -11,6 +11,9 @@ const KIND_BY_SQLSTATE: Record<string, DbErrorKind> = {
   '22007': 'invalid_value', // invalid_datetime_format
   '22008': 'invalid_value', // datetime_field_overflow
   '22P02': 'invalid_value', // invalid_text_representation
+  '22P05': 'invalid_value', // untranslatable_character (e.g. \u0000 in jsonb)
+  '22021': 'invalid_value', // character_not_in_repertoire (a NUL byte in text)
+  '22025': 'invalid_value', // invalid_escape_sequence (LIKE)
   '22012': 'division_by_zero',
   '42703': 'undefined_column',
   '42883': 'undefined_function',
