@@ -12,6 +12,21 @@ function splitPaths(names: readonly string[] | null): string[][] | null {
   return names ? names.map((n) => n.split('.')) : null;
 }
 
+/**
+ * The configured default selection, less the relationship fields whose expansion the request left
+ * out: an explicit `expand` replaces the default expansion, and the default selection must not then
+ * fail the request over a parameter the caller never sent.
+ */
+function defaultFields(scope: ReadScope, expanded: ReadonlySet<string>): string[][] | null {
+  const paths = splitPaths(scope.root.options.defaultFields);
+  if (!paths) return null;
+  const kept = paths.filter((path) => {
+    const relationshipHops = path.length > 1 ? path.slice(0, -1) : scope.root.entity.relationships.has(path[0] ?? '') ? path : [];
+    return relationshipHops.length === 0 || expanded.has(relationshipHops.join('.'));
+  });
+  return kept.length > 0 ? kept : null;
+}
+
 function planOrder(scope: ReadScope, joins: JoinRegistry, request: ReadRequest): OrderTerm[] {
   // A key sorted twice is sorted by its first mention (SQL Server refuses a repeated ORDER BY key).
   const keys = request.sort.map((term) => term.path.join('.'));
@@ -50,7 +65,7 @@ export function planRead(scope: ReadScope, request: ReadRequest, options: PlanRe
   const joins = new JoinRegistry(scope);
   const expand = request.expand ?? splitPaths(scope.root.options.defaultExpand) ?? [];
   const expanded = planExpansions(scope, joins, expand);
-  const output = planOutput(scope, joins, expanded, request.fields ?? splitPaths(scope.root.options.defaultFields));
+  const output = planOutput(scope, joins, expanded, request.fields ?? defaultFields(scope, expanded));
   const where = [...scope.policy.rowPredicates(scope.root.entity), ...(options.where ?? []), ...planFilters(scope, joins, request)];
   return {
     root: scope.root,

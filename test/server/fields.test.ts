@@ -96,6 +96,12 @@ describe.each(vendors)('fields on $name', (target) => {
     expect(await get('/orders/1')).toEqual({ id: 1, customer: { name: 'Ada' } });
   });
 
+  it('an explicit expand without the default one drops the default fields that needed it', async () => {
+    await options({ defaultExpand: ['customer'], defaultFields: ['id', 'customer.name'] });
+    expect(await get('/orders/1?expand=product')).toEqual({ id: 1 });
+    expect(await get('/orders/1?expand=product&fields=id,product.name')).toEqual({ id: 1, product: { name: 'Keyboard' } });
+  });
+
   it('fields combines with expand, sort, page and size in one request', async () => {
     const res = await ws.call('GET', ws.records('/orders?fields=id,customer.name&expand=customer&sort=customer.name,desc&page=1&size=5'));
     const data = expectList(res);
