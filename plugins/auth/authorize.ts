@@ -36,3 +36,13 @@ export function authorizeOwner(principal: Principal, workspaceId: string): void 
 export function authorizeInstanceAdmin(principal: Principal): void {
   if (principal.kind !== 'admin') throw new ApiError('FORBIDDEN', 'this route needs the instance admin token');
 }
+
+/** Owner credentials (API key, internal token, instance admin) act for the whole workspace. */
+export function isOwnerCredential(principal: Principal): boolean {
+  return principal.kind !== 'external';
+}
+
+/** A resource made by one user (an import job): owners see all of them, external users their own. */
+export function mayAccessOwnResource(principal: Principal, createdBy: string): boolean {
+  return isOwnerCredential(principal) || createdBy === principal.subject;
+}

@@ -15,10 +15,7 @@ import { authorizeInstanceAdmin } from '../../plugins/auth/authorize.ts';
 import { jsonBody } from '../middleware/json-body.ts';
 import type { Services } from '../services.ts';
 import { ownerAccess, principalOf, requireBearer } from './context.ts';
-
-function param(ctx: Context, name: string): string {
-  return (ctx.params as Record<string, string>)[name] ?? '';
-}
+import { param } from './params.ts';
 
 async function ownedWorkspace(ctx: Context, services: Services): Promise<WorkspaceRuntime> {
   requireBearer(ctx);

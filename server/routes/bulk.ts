@@ -6,6 +6,7 @@ import { bulkInsert } from '../../core/write/bulk.ts';
 import { jsonBody } from '../middleware/json-body.ts';
 import type { Services } from '../services.ts';
 import { dataAccessById, requireBearer } from './context.ts';
+import { param } from './params.ts';
 
 export function bulkRoutes(services: Services): Router {
   const router = new Router({ prefix: '/api/data/bulk' });
@@ -13,7 +14,7 @@ export function bulkRoutes(services: Services): Router {
 
   router.post('/:viewUuid/insert', body, async (ctx) => {
     requireBearer(ctx);
-    const uuid = (ctx.params as Record<string, string>).viewUuid ?? '';
+    const uuid = param(ctx, 'viewUuid');
     const view = await services.store.findView(uuid);
     if (!view) throw notFound(`view '${uuid}' does not exist`);
     const { runtime, policies } = await dataAccessById(ctx, services, view.workspaceId, true, view.uuid);

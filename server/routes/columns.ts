@@ -7,18 +7,14 @@ import { requireObject } from '../../core/write/validate.ts';
 import { jsonBody } from '../middleware/json-body.ts';
 import type { Services } from '../services.ts';
 import { ownedView } from './views.ts';
+import { metadataChanged, param } from './params.ts';
 
 async function ownedColumn(ctx: Context, services: Services) {
-  const uuid = (ctx.params as Record<string, string>).uuid ?? '';
+  const uuid = param(ctx, 'uuid');
   const column = await services.store.findColumn(uuid);
   if (!column) throw notFound(`column '${uuid}' does not exist`);
   const view = await ownedView(ctx, services, column.viewUuid);
   return { column, view, runtime: await services.workspaces.byId(view.workspaceId) };
-}
-
-async function changed(services: Services, workspaceId: string): Promise<void> {
-  await services.store.bumpVersion(workspaceId);
-  services.workspaces.invalidate(workspaceId);
 }
 
 export function columnRoutes(services: Services): Router {
@@ -31,7 +27,7 @@ export function columnRoutes(services: Services): Router {
     const view = await ownedView(ctx, services, viewUuid);
     const runtime = await services.workspaces.byId(view.workspaceId);
     const column = await createColumn(services.store, services.workspaces, runtime, view, payload);
-    await changed(services, view.workspaceId);
+    await metadataChanged(services, view.workspaceId);
     ctx.body = { data: columnBody(column) };
     ctx.status = 201;
   });
@@ -39,14 +35,14 @@ export function columnRoutes(services: Services): Router {
   router.patch('/item/:uuid', body, async (ctx) => {
     const { column, view, runtime } = await ownedColumn(ctx, services);
     const updated = await updateColumn(services.store, runtime, view, column, ctx.request.body);
-    await changed(services, view.workspaceId);
+    await metadataChanged(services, view.workspaceId);
     ctx.body = { data: columnBody(updated) };
   });
 
   router.delete('/item/:uuid', async (ctx) => {
     const { column, view, runtime } = await ownedColumn(ctx, services);
     await deleteColumn(services.store, services.workspaces, runtime, view, column);
-    await changed(services, view.workspaceId);
+    await metadataChanged(services, view.workspaceId);
     ctx.status = 204;
   });
 

@@ -27,15 +27,13 @@ import {
   type JobRecord,
   type PreparedImport,
 } from '../../core/import/index.ts';
+import { isOwnerCredential, mayAccessOwnResource } from '../../plugins/auth/authorize.ts';
 import { jsonBody } from '../middleware/json-body.ts';
 import type { Services } from '../services.ts';
 import { dataAccessById, requireBearer, type DataAccess } from './context.ts';
+import { param } from './params.ts';
 
 const MEDIA_TYPES = ['text/csv', 'text/tab-separated-values', 'text/plain'];
-
-function param(ctx: Context, name: string): string {
-  return (ctx.params as Record<string, string>)[name] ?? '';
-}
 
 async function viewOf(services: Services, uuid: string): Promise<ViewRecord> {
   const view = /^[0-9a-f-]{36}$/i.test(uuid) ? await services.store.findView(uuid) : undefined;
@@ -54,10 +52,6 @@ function checkBody(ctx: Context, limit: number): void {
   const length = Number(ctx.get('content-length') || 0);
   if (length > limit) throw new ApiError('PAYLOAD_TOO_LARGE', `the file is larger than the import limit of ${limit} bytes`);
   if (!ctx.is(MEDIA_TYPES)) throw new ApiError('UNSUPPORTED_MEDIA_TYPE', `the import body must be the raw file as ${MEDIA_TYPES.join(', ')}`);
-}
-
-function isOwner(access: DataAccess): boolean {
-  return access.principal.kind !== 'external';
 }
 
 function importContext(ctx: Context, services: Services, access: DataAccess, view: ViewRecord, jobs: ImportJobStore, limit: number): ImportContext {
@@ -122,8 +116,7 @@ export function importRoutes(services: Services): Router {
     if (!job) throw notFound(`import job '${param(ctx, 'jobId')}' does not exist`);
     const view = await viewOf(services, job.viewUuid);
     const access = await dataAccessById(ctx, services, job.workspaceId, write, view.uuid);
-    // External users see their own jobs only; owners see every job of their workspace.
-    if (!isOwner(access) && job.createdBy !== access.principal.subject) throw notFound(`import job '${job.jobId}' does not exist`);
+    if (!mayAccessOwnResource(access.principal, job.createdBy)) throw notFound(`import job '${job.jobId}' does not exist`);
     return { job, access, view };
   }
 
@@ -186,7 +179,7 @@ export function importRoutes(services: Services): Router {
     const access = await dataAccessById(ctx, services, view.workspaceId, true, view.uuid);
     const mapping = await jobs.findMapping(param(ctx, 'id'));
     if (!mapping || mapping.viewUuid !== view.uuid || !visibleTo(mapping, access.principal.subject)) throw notFound(`saved mapping '${param(ctx, 'id')}' does not exist on this view`);
-    checkDeletable(mapping, access.principal.subject, isOwner(access));
+    checkDeletable(mapping, access.principal.subject, isOwnerCredential(access.principal));
     await jobs.deleteMapping(mapping.id);
     ctx.status = 204;
   });

@@ -6,15 +6,7 @@ import { notFound } from '../../core/errors.ts';
 import { jsonBody } from '../middleware/json-body.ts';
 import type { Services } from '../services.ts';
 import { ownedView } from './views.ts';
-
-function param(ctx: Context, name: string): string {
-  return (ctx.params as Record<string, string>)[name] ?? '';
-}
-
-async function changed(services: Services, workspaceId: string): Promise<void> {
-  await services.store.bumpVersion(workspaceId);
-  services.workspaces.invalidate(workspaceId);
-}
+import { param, metadataChanged } from './params.ts';
 
 export function rlsRuleRoutes(services: Services): Router {
   const router = new Router({ prefix: '/api/views/:viewUuid/rls-rules' });
@@ -39,7 +31,7 @@ export function rlsRuleRoutes(services: Services): Router {
     const view = await ownedView(ctx, services, param(ctx, 'viewUuid'));
     const runtime = await workspaces.byId(view.workspaceId);
     const rule = await store.insertRule(readNewRule(ctx.request.body, runtime.entity(view.entity), view.uuid));
-    await changed(services, view.workspaceId);
+    await metadataChanged(services, view.workspaceId);
     ctx.body = { data: rule };
     ctx.status = 201;
   });
@@ -48,14 +40,14 @@ export function rlsRuleRoutes(services: Services): Router {
     const { view, rule, entity } = await ruleOf(ctx);
     const updated = readRuleChanges(ctx.request.body, entity, rule);
     await store.updateRule(updated);
-    await changed(services, view.workspaceId);
+    await metadataChanged(services, view.workspaceId);
     ctx.body = { data: updated };
   });
 
   router.delete('/:ruleId', async (ctx) => {
     const { view, rule } = await ruleOf(ctx);
     await store.deleteRule(rule.id);
-    await changed(services, view.workspaceId);
+    await metadataChanged(services, view.workspaceId);
     ctx.status = 204;
   });
 

@@ -5,6 +5,7 @@ import { parseReadRequest, type QueryParams } from '../../core/query/parse-reque
 import { listRecords, readScope } from '../../core/query/read.ts';
 import type { Services } from '../services.ts';
 import { dataAccessById, requireBearer } from './context.ts';
+import { param } from './params.ts';
 
 export function viewDataRoutes(services: Services): Router {
   const router = new Router({ prefix: '/api/data' });
@@ -12,7 +13,7 @@ export function viewDataRoutes(services: Services): Router {
 
   router.get('/:viewSlug', async (ctx) => {
     requireBearer(ctx);
-    const slug = (ctx.params as Record<string, string>).viewSlug ?? '';
+    const slug = param(ctx, 'viewSlug');
     const view = await services.store.findViewBySlug(slug);
     if (!view) throw notFound(`view '${slug}' does not exist`);
     const { runtime, policies } = await dataAccessById(ctx, services, view.workspaceId, false, view.uuid);

@@ -5,6 +5,7 @@ import type { ViewRecord } from '../../core/control/types.ts';
 import { notFound } from '../../core/errors.ts';
 import type { Services } from '../services.ts';
 import { ownerAccess, requireBearer } from './context.ts';
+import { param } from './params.ts';
 
 export async function ownedView(ctx: Context, services: Services, uuid: string): Promise<ViewRecord> {
   requireBearer(ctx);
@@ -17,7 +18,7 @@ export async function ownedView(ctx: Context, services: Services, uuid: string):
 export function viewRoutes(services: Services): Router {
   const router = new Router({ prefix: '/api/views' });
   router.get('/:viewUuid/columns', async (ctx) => {
-    const view = await ownedView(ctx, services, (ctx.params as Record<string, string>).viewUuid ?? '');
+    const view = await ownedView(ctx, services, param(ctx, 'viewUuid'));
     const columns = (await services.store.listColumns(view.uuid)).map(({ broken, formula, members, ...column }) => ({
       ...column,
       ...(formula !== null ? { formula } : {}),
