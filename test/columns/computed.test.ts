@@ -90,7 +90,9 @@ describe.each(vendors)('computed columns on $name', (target) => {
   });
 
   it('PATCH and DELETE take effect on the next query and never change the table', async () => {
-    const columnsBefore = await ws.db.query(`SELECT * FROM ${ws.db.table('orders')} WHERE 1 = 0`);
+    const tableColumns = async (): Promise<string[]> => Object.keys((await ws.db.query(`SELECT * FROM ${ws.db.table('orders')} WHERE id = 2`))[0] ?? {}).sort();
+    const columnsBefore = await tableColumns();
+    expect(columnsBefore.length).toBeGreaterThan(0);
     const created = await addColumn({ displayName: 'Doubled', formula: 'amount * 2' });
     const uuid = created.body.data.uuid;
     const patched = await ws.call('PATCH', `/api/columns/item/${uuid}`, { body: { formula: 'amount * 3', displayName: 'Tripled' } });
@@ -101,8 +103,7 @@ describe.each(vendors)('computed columns on $name', (target) => {
     expect((await ws.call('DELETE', `/api/columns/item/${uuid}`)).status).toBe(204);
     const after = await ws.call('GET', ws.records('/orders/2'));
     expect(after.body.data).not.toHaveProperty('doubled');
-    expect(Object.keys((await ws.db.query(`SELECT * FROM ${ws.db.table('orders')} LIMIT 1`))[0] ?? {})).toHaveLength(10);
-    void columnsBefore;
+    expect(await tableColumns()).toEqual(columnsBefore);
   });
 
   it('computed columns are per view: the view data query shows a view\'s own columns', async () => {

@@ -5,7 +5,7 @@
  * same tables, columns and constraint names as test/support/postgres-fixture.ts through
  * SQL Server DDL: bit booleans, datetime2(3) timestamps in UTC, identity keys.
  */
-import { randomBytes } from 'node:crypto';
+import { uniqueName } from './names.ts';
 import sql from 'mssql';
 import { mssqlConfig, parameterType } from '../../dialects/mssql/mssql-driver.ts';
 import { TABLE_ROWS, type FixtureRow } from './fixture.ts';
@@ -105,7 +105,7 @@ export async function mssqlReachable(): Promise<boolean> {
 /** Creates an empty database; with `withFixture`, loads the shared fixture into its dbo schema. */
 export async function provisionMssqlDatabase(withFixture: boolean): Promise<ProvisionedDatabase & { readonly name: string; readonly url: string }> {
   if (!MSSQL_URL) throw new Error('MSSQL_URL is not set');
-  const name = `wdapi_test_${randomBytes(4).toString('hex')}`;
+  const name = uniqueName('wdapi_test');
   const admin = await openPool(MSSQL_URL);
   try {
     await run(admin, `CREATE DATABASE [${name}]`);

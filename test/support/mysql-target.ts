@@ -2,7 +2,7 @@
  * MariaDB / MySQL as a test vendor: a fresh database per provision on the server at MYSQL_URL
  * (default mysql://root@127.0.0.1:3306/test), dropped again by `drop`.
  */
-import { randomBytes } from 'node:crypto';
+import { uniqueName } from './names.ts';
 import mysql from 'mysql2/promise';
 import type { ProvisionedDatabase, Rows, TestSqlDialect, VendorTarget } from './vendors.ts';
 import { mysqlFixtureDdl, mysqlFixtureInserts } from './mysql-fixture.ts';
@@ -15,10 +15,6 @@ export const MYSQL_TEST_SQL: TestSqlDialect = {
   param: () => '?',
   resetIdentity: () => null,
 };
-
-function uniqueName(prefix: string): string {
-  return `${prefix}_${randomBytes(4).toString('hex')}`;
-}
 
 /** The admin URL with its database replaced. */
 export function mysqlUrlFor(database: string): string {

@@ -2,7 +2,7 @@
  * The databases a shared suite runs against. PGlite always runs; a real server runs when it is
  * reachable, and under CI=true it must be (an unreachable server fails the suite).
  */
-import { randomBytes } from 'node:crypto';
+import { uniqueName } from './names.ts';
 import pg from 'pg';
 import type { RunningService } from '../../server/start.ts';
 import { TABLE_ROWS, type FixtureRow } from './fixture.ts';
@@ -50,10 +50,6 @@ export interface VendorTarget {
 }
 
 export const PG_ADMIN_URL = process.env.PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-
-function uniqueName(prefix: string): string {
-  return `${prefix}_${randomBytes(4).toString('hex')}`;
-}
 
 function insertStatement(schema: string, table: string, rows: FixtureRow[]): { text: string; params: unknown[] } {
   const columns = Object.keys(rows[0] ?? {});
