@@ -1,0 +1,80 @@
+/**
+ * Two instances sharing one control store (CONTROL_DATABASE_URL): a change made through one is seen
+ * by the other within one second (DESIGN §12), because each instance rechecks the stored version.
+ */
+import pg from 'pg';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startService, type RunningService } from '../../server/start.ts';
+import { ADMIN_TOKEN, fetchJson } from '../support/harness.ts';
+import { uniqueName } from '../support/names.ts';
+import { PG_ADMIN_URL, postgresTarget, vendorsToRun, type ProvisionedDatabase } from '../support/vendors.ts';
+
+const servers = await vendorsToRun([postgresTarget]);
+
+/** One second of cache, plus the polling step and a request on a busy two-core machine. */
+const WITHIN_MS = 1500;
+
+async function adminQuery(text: string): Promise<void> {
+  const client = new pg.Client({ connectionString: PG_ADMIN_URL });
+  await client.connect();
+  try {
+    await client.query(text);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Milliseconds until `check` holds, polling every 50 ms for at most 5 s. */
+async function msUntil(check: () => Promise<boolean>): Promise<number> {
+  const started = Date.now();
+  while (Date.now() - started < 5000) {
+    if (await check()) return Date.now() - started;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return Number.POSITIVE_INFINITY;
+}
+
+describe.each(servers)('changes reach every instance within a second ($name control store)', (target) => {
+  const controlDb = uniqueName('wdapi_control');
+  let a: RunningService;
+  let b: RunningService;
+  let db: ProvisionedDatabase;
+  let key: string;
+  const list = (s: RunningService) => fetchJson(`${s.url}/api/v1/acme/shop/orders?size=1`, 'GET', {}, key);
+  const admin = (method: string, path: string, body?: unknown) =>
+    fetchJson(`${a.url}/api/admin/v1/orgs/acme/workspaces/shop${path}`, method, body === undefined ? {} : { body }, ADMIN_TOKEN);
+
+  beforeAll(async () => {
+    await adminQuery(`CREATE DATABASE ${controlDb}`);
+    const controlDatabaseUrl = PG_ADMIN_URL.replace(/\/[^/]*$/, `/${controlDb}`);
+    const options = { adminToken: ADMIN_TOKEN, logger: pino({ level: 'silent' }), controlDatabaseUrl };
+    a = await startService(options);
+    b = await startService(options);
+    db = await target.provision(a, true);
+    await fetchJson(`${a.url}/api/admin/v1/orgs`, 'POST', { body: { slug: 'acme', name: 'acme' } }, ADMIN_TOKEN);
+    await fetchJson(`${a.url}/api/admin/v1/orgs/acme/workspaces`, 'POST', { body: { slug: 'shop', name: 'shop', database: db.database } }, ADMIN_TOKEN);
+    key = String((await admin('POST', '/api-keys', { name: 'both' })).body?.data?.key);
+  });
+  afterAll(async () => {
+    await db?.drop();
+    await a?.close();
+    await b?.close();
+    await adminQuery(`DROP DATABASE IF EXISTS ${controlDb} WITH (FORCE)`);
+  });
+
+  it('a migration flag set on one instance blocks the other within a second, and its end too', async () => {
+    expect((await list(b)).status).toBe(200);
+    expect((await admin('PUT', '/entities/orders/migration', { blocksReads: true, blocksWrites: true })).status).toBe(200);
+    expect((await list(a)).status).toBe(503);
+    expect(await msUntil(async () => (await list(b)).status === 503)).toBeLessThanOrEqual(WITHIN_MS);
+    expect((await admin('DELETE', '/entities/orders/migration')).status).toBe(204);
+    expect(await msUntil(async () => (await list(b)).status === 200)).toBeLessThanOrEqual(WITHIN_MS);
+  });
+
+  it('an entity option changed on one instance applies on the other within a second', async () => {
+    expect((await admin('PATCH', '/entities/orders', { defaultFields: ['id'] })).status).toBe(200);
+    const narrowed = async () => Object.keys((await list(b)).body.data[0] ?? {}).join() === 'id';
+    expect(await msUntil(narrowed)).toBeLessThanOrEqual(WITHIN_MS);
+  });
+});
