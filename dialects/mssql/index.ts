@@ -1,5 +1,4 @@
 export { createMssqlDialect, mssqlDialect } from './mssql-dialect.ts';
-export { createMssqlDriver, mssqlConfig } from './mssql-driver.ts';
 export { mapMssqlError } from './mssql-errors.ts';
 export { mssqlFormula } from './mssql-formula.ts';
 export { introspectMssql } from './mssql-introspector.ts';

@@ -6,7 +6,6 @@
 import { ident, raw, render, sql, type CompiledSql, type Sql } from '../../core/sql.ts';
 import type { ColumnType } from '../../core/schema/introspection.ts';
 import type { DatabaseConfig, Dialect, Executor, InsertStatement, UpsertStatement } from '../dialect.ts';
-import { createMysqlDriver } from './mysql-driver.ts';
 import { mapMysqlError } from './mysql-errors.ts';
 import { mysqlFormula } from './mysql-formula.ts';
 import { introspectMysql } from './mysql-introspector.ts';
@@ -109,7 +108,8 @@ export function createMysqlDialect(name = 'mysql'): Dialect {
     // ON DUPLICATE KEY UPDATE has no conflict target: any primary or unique key fires it.
     upsertMatchesAnyUniqueKey: true,
     formula: mysqlFormula,
-    connect: async (config: DatabaseConfig) => createMysqlDriver(config),
+    // mysql2 loads with the first MySQL workspace, not with the service.
+    connect: async (config: DatabaseConfig) => (await import('./mysql-driver.ts')).createMysqlDriver(config),
     introspect: (db: Executor, config: DatabaseConfig) => introspectMysql(db, config.schema),
     tableRef,
     paginate: (limit: number, offset: number) => sql` LIMIT ${limit} OFFSET ${offset}`,

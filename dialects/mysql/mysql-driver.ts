@@ -19,34 +19,10 @@
  */
 import mysql from 'mysql2/promise';
 import type { CompiledSql } from '../../core/sql.ts';
-import type { DatabaseConfig, Driver, Executor, QueryResult } from '../dialect.ts';
+import type { DatabaseConfig, Driver, Executor } from '../dialect.ts';
+import type { MysqlExecutor, MysqlQueryResult, MysqlServerInfo } from './mysql-executor.ts';
 
-/** What the dialect needs to know about the server, read once per pool. */
-export interface MysqlServerInfo {
-  readonly version: string;
-  readonly mariadb: boolean;
-  /** [major, minor, patch] of the server version. */
-  readonly versionNumbers: readonly [number, number, number];
-  /** @@auto_increment_increment: the step between ids of one multi-row insert. */
-  readonly autoIncrementIncrement: number;
-}
-
-export interface MysqlQueryResult extends QueryResult {
-  /** First generated AUTO_INCREMENT value of the statement (0 when none). */
-  readonly insertId: bigint;
-  /** The OK packet's info text: "Records: 3  Duplicates: 1  Warnings: 0", "Rows matched: …". */
-  readonly info: string;
-}
-
-/** An executor of this driver: results carry insertId and info, and it knows its server. */
-export interface MysqlExecutor extends Executor {
-  query(statement: CompiledSql): Promise<MysqlQueryResult>;
-  server(): Promise<MysqlServerInfo>;
-}
-
-export function isMysqlExecutor(db: Executor): db is MysqlExecutor {
-  return typeof (db as Partial<MysqlExecutor>).server === 'function';
-}
+export type { MysqlExecutor, MysqlQueryResult, MysqlServerInfo } from './mysql-executor.ts';
 
 /** ER_UNSUPPORTED_PS: "This command is not supported in the prepared statement protocol yet". */
 const ER_UNSUPPORTED_PS = 1295;

@@ -23,7 +23,7 @@
  */
 import { ident, join, raw, sql, type CompiledSql, type Sql } from '../../core/sql.ts';
 import type { Executor, InsertStatement, UpsertOutcome, UpsertStatement } from '../dialect.ts';
-import { isMysqlExecutor, type MysqlQueryResult, type MysqlServerInfo } from './mysql-driver.ts';
+import { isMysqlExecutor, type MysqlQueryResult, type MysqlServerInfo } from './mysql-executor.ts';
 
 export type Render = (fragment: Sql) => CompiledSql;
 

@@ -5,8 +5,8 @@
 import net from 'node:net';
 import sql from 'mssql';
 import { describe, expect, it } from 'vitest';
-import { createMssqlDriver, mapMssqlError, mssqlConfig } from '../../../dialects/mssql/index.ts';
-import { bindParameters, parameterType } from '../../../dialects/mssql/mssql-driver.ts';
+import { mapMssqlError } from '../../../dialects/mssql/index.ts';
+import { bindParameters, createMssqlDriver, mssqlConfig, parameterType } from '../../../dialects/mssql/mssql-driver.ts';
 
 describe('connection settings', () => {
   it('reads mssql:// URLs: credentials, port, database, TLS options', () => {
