@@ -69,7 +69,8 @@ export function toWireValue(type: ColumnType, raw: unknown): unknown {
     case 'json':
       return toJson(raw);
     case 'binary':
-      return Buffer.isBuffer(raw) ? raw.toString('base64') : String(raw);
+      // pg gives a Buffer, PGlite a plain Uint8Array.
+      return raw instanceof Uint8Array ? Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('base64') : String(raw);
     default:
       return raw instanceof Date ? raw.toISOString() : typeof raw === 'string' ? raw : String(raw);
   }
