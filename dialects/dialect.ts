@@ -74,6 +74,8 @@ export interface UpsertStatement extends InsertStatement {
   readonly action: ConflictAction;
   /** Columns overwritten on UPDATE (never the conflict columns). */
   readonly updateColumns: readonly string[];
+  /** The API type of each of `columns`, in the same order (a dialect may encode rows by type). */
+  readonly columnTypes: readonly ColumnType[];
 }
 
 export interface UpsertOutcome {

@@ -128,6 +128,7 @@ async function writeGroup(runtime: WorkspaceRuntime, tx: Executor, entity: Entit
     const outcome = await runtime.dialect.upsert(tx, {
       table: entity.table,
       columns: fields.map((f) => f.column),
+      columnTypes: fields.map((f) => f.type),
       rows: chunk.map((row) => fields.map((f) => runtime.dialect.encodeValue(f.type, row.values.get(f)))),
       returning: entity.idField.column,
       conflictColumns,

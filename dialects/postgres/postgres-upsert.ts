@@ -1,30 +1,73 @@
-import { ident, join, sql, type Sql } from '../../core/sql.ts';
+/**
+ * Bulk writes on PostgreSQL. The rows travel as ONE bound parameter, a JSON array of objects
+ * keyed by column name, unpacked by `json_populate_recordset(NULL::table, $1)`: each value goes
+ * through its column type's own input function (typmods, domains, enums and arrays included),
+ * exactly as a text parameter would. Against a multi-row VALUES list with one parameter per
+ * cell this halves the statement's time on the server (bench/import.ts) and spares the client
+ * thousands of placeholders; PostgREST sends its bulk inserts the same way.
+ */
+import { ident, join, raw, sql, type Sql } from '../../core/sql.ts';
+import type { ColumnType } from '../../core/schema/introspection.ts';
 import type { Executor, InsertStatement, UpsertOutcome, UpsertStatement } from '../dialect.ts';
 
 export function valuesList(rows: readonly (readonly unknown[])[]): Sql {
   return join(rows.map((row) => sql`(${join(row.map((value) => sql`${value}`))})`));
 }
 
+/** INSERT … VALUES: record creation, where the generated keys come back in row order. */
 export function insertHead(table: Sql, statement: InsertStatement): Sql {
   const columns = join(statement.columns.map((c) => ident(c)));
   return sql`INSERT INTO ${table} (${columns}) VALUES ${valuesList(statement.rows)}`;
 }
 
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
 /**
- * INSERT … ON CONFLICT (cols) DO NOTHING | DO UPDATE. `RETURNING (xmax = 0)` tells inserted
- * rows from updated ones; rows skipped by DO NOTHING return nothing. The caller has already
- * removed rows sharing a conflict key, which PostgreSQL refuses ("cannot affect row a second time").
+ * One cell as JSON text. Values arrive encoded by the dialect's encodeValue: json columns as
+ * JSON text already (embedded as is, so PostgreSQL stores the value, not a string of it), dates as
+ * ISO text, binary as a Buffer (sent as bytea hex text). A lone surrogate becomes U+FFFD, as the
+ * pg driver's UTF-8 encoding of a text parameter does; PostgreSQL's JSON parser would refuse it.
+ */
+function cellJson(type: ColumnType | undefined, value: unknown): string {
+  if (value === null || value === undefined) return 'null';
+  if (type === 'json' && typeof value === 'string') return value;
+  if (Buffer.isBuffer(value)) return `"\\\\x${value.toString('hex')}"`;
+  if (typeof value === 'bigint') return `"${value.toString()}"`;
+  if (typeof value === 'string' && LONE_SURROGATE.test(value)) return JSON.stringify(value.replace(new RegExp(LONE_SURROGATE.source, 'g'), '\uFFFD'));
+  return JSON.stringify(value);
+}
+
+/** The rows as the JSON array json_populate_recordset reads, built as text in one pass. */
+export function recordsetJson(statement: UpsertStatement): string {
+  const keys = statement.columns.map((column) => `${JSON.stringify(column)}:`);
+  const types = statement.columnTypes;
+  const records = statement.rows.map((row) => `{${row.map((value, i) => `${keys[i]}${cellJson(types[i], value)}`).join(',')}}`);
+  return `[${records.join(',')}]`;
+}
+
+function recordsetInsert(table: Sql, statement: UpsertStatement): Sql {
+  const columns = join(statement.columns.map((c) => ident(c)));
+  return sql`INSERT INTO ${table} (${columns}) SELECT ${columns} FROM json_populate_recordset(NULL::${table}, ${recordsetJson(statement)}::json)`;
+}
+
+/**
+ * INSERT … SELECT FROM json_populate_recordset … ON CONFLICT (cols) DO NOTHING | DO UPDATE.
+ * `RETURNING (xmax = 0)` tells inserted rows from updated ones, counted in the statement so one
+ * row comes back instead of one per row; rows skipped by DO NOTHING return nothing. The caller
+ * has already removed rows sharing a conflict key, which PostgreSQL refuses ("cannot affect row
+ * a second time").
  */
 export function renderPostgresUpsert(table: Sql, statement: UpsertStatement): Sql {
-  const head = insertHead(table, statement);
-  // ERROR and IGNORE are counted from the affected rows; only UPDATE needs a row back per row.
+  const head = recordsetInsert(table, statement);
+  // ERROR and IGNORE are counted from the affected rows; only UPDATE needs inserted and updated apart.
   if (statement.action === 'ERROR') return head;
   const target = join(statement.conflictColumns.map((c) => ident(c)));
   if (statement.action === 'IGNORE') return sql`${head} ON CONFLICT (${target}) DO NOTHING`;
   // With nothing to overwrite, rewrite the first match column to itself so the row still counts as updated.
   const assigned = statement.updateColumns.length > 0 ? statement.updateColumns : statement.conflictColumns.slice(0, 1);
   const sets = join(assigned.map((c) => sql`${ident(c)} = EXCLUDED.${ident(c)}`));
-  return sql`${head} ON CONFLICT (${target}) DO UPDATE SET ${sets} RETURNING (xmax = 0) AS inserted`;
+  const upsert = sql`${head} ON CONFLICT (${target}) DO UPDATE SET ${sets} RETURNING (xmax = 0) AS inserted`;
+  return sql`WITH ${raw('written')} AS (${upsert}) SELECT count(*) FILTER (WHERE inserted)::integer AS inserted, count(*)::integer AS written FROM ${raw('written')}`;
 }
 
 export async function runUpsert(
@@ -37,6 +80,7 @@ export async function runUpsert(
   if (statement.action !== 'UPDATE') {
     return { inserted: result.affectedRows, updated: 0, ignored: statement.rows.length - result.affectedRows };
   }
-  const inserted = result.rows.filter((row) => row.inserted === true).length;
-  return { inserted, updated: result.rows.length - inserted, ignored: statement.rows.length - result.rows.length };
+  const inserted = Number(result.rows[0]?.inserted ?? 0);
+  const written = Number(result.rows[0]?.written ?? 0);
+  return { inserted, updated: written - inserted, ignored: statement.rows.length - written };
 }

@@ -21,6 +21,7 @@ function upsert(overrides: Partial<UpsertStatement> = {}): UpsertStatement {
     conflictColumns: ['sku'],
     action: 'UPDATE',
     updateColumns: ['name', 'price'],
+    columnTypes: ['text', 'text', 'decimal'],
     ...overrides,
   };
 }

@@ -12,7 +12,7 @@ const config = { vendor: 'mysql' };
 describe('mysql upsert rendering and counting (no database)', () => {
   const statement: UpsertStatement = {
     table: 'items', columns: ['code', 'v'], rows: [['a', 1], ['b', 2]], returning: 'id',
-    conflictColumns: ['code'], action: 'UPDATE', updateColumns: ['v'],
+    conflictColumns: ['code'], action: 'UPDATE', updateColumns: ['v'], columnTypes: ['text', 'integer'],
   };
   const text = (s: UpsertStatement, alias: boolean) => render(renderMysqlUpsert(ident('items'), s, alias), dialect).text;
 
@@ -56,7 +56,7 @@ describe.skipIf(!available)('mysql inserts and upserts', () => {
 
   const items = async () => db.query('SELECT id, code, alt, v FROM items ORDER BY id');
   const upsert = (rows: unknown[][], action: UpsertStatement['action'], updateColumns = ['v'], columns = ['code', 'v']) =>
-    dialect.upsert(db.driver, { table: 'items', columns, rows, returning: 'id', conflictColumns: ['code'], action, updateColumns }, config);
+    dialect.upsert(db.driver, { table: 'items', columns, rows, returning: 'id', conflictColumns: ['code'], action, updateColumns, columnTypes: columns.map(() => 'text') }, config);
 
   it('returns consecutive AUTO_INCREMENT ids of a multi-row insert, in row order', async () => {
     const ids = await dialect.insert(db.driver, { table: 'items', columns: ['code', 'v'], rows: [['n1', 1], ['n2', 2], ['n3', 3]], returning: 'id' }, config);
@@ -136,7 +136,7 @@ describe.skipIf(!available)('mysql inserts and upserts', () => {
   it('runs upserts inside a transaction and rolls them back with it', async () => {
     await expect(
       db.driver.transaction(async (tx) => {
-        const outcome = await dialect.upsert(tx, { table: 'items', columns: ['code', 'v'], rows: [['t1', 1], ['a', 5]], returning: 'id', conflictColumns: ['code'], action: 'UPDATE', updateColumns: ['v'] }, config);
+        const outcome = await dialect.upsert(tx, { table: 'items', columns: ['code', 'v'], rows: [['t1', 1], ['a', 5]], returning: 'id', conflictColumns: ['code'], action: 'UPDATE', updateColumns: ['v'], columnTypes: ['text', 'integer'] }, config);
         expect(outcome).toEqual({ inserted: 1, updated: 1, ignored: 0 });
         throw new Error('undo');
       }),
