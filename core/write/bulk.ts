@@ -94,22 +94,23 @@ function conflictKey(row: ValidRow, fields: readonly Field[]): string | null {
 /** Rows sharing a conflict key: the last one wins, the others are skipped (one statement may not touch a row twice). */
 function dedupe(rows: readonly ValidRow[], fields: readonly Field[], action: ConflictAction): { kept: ValidRow[]; skipped: number } {
   if (action === 'ERROR') return { kept: [...rows], skipped: 0 };
+  const keys = rows.map((row) => conflictKey(row, fields));
   const lastIndex = new Map<string, number>();
-  for (const row of rows) {
-    const key = conflictKey(row, fields);
-    if (key !== null) lastIndex.set(key, row.index);
-  }
-  const kept = rows.filter((row) => {
-    const key = conflictKey(row, fields);
-    return key === null || lastIndex.get(key) === row.index;
-  });
+  keys.forEach((key, i) => key !== null && lastIndex.set(key, i));
+  const kept = rows.filter((_, i) => keys[i] === null || lastIndex.get(keys[i] as string) === i);
   return { kept, skipped: rows.length - kept.length };
+}
+
+function columnsKey(values: RowValues): string {
+  let key = '';
+  for (const field of values.keys()) key += `${field.column}\u0000`;
+  return key;
 }
 
 function groupByColumns(rows: readonly ValidRow[]): ValidRow[][] {
   const groups = new Map<string, ValidRow[]>();
   for (const row of rows) {
-    const key = [...row.values.keys()].map((f) => f.column).join('\u0000');
+    const key = columnsKey(row.values);
     const group = groups.get(key);
     if (group) group.push(row);
     else groups.set(key, [row]);

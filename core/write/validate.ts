@@ -41,15 +41,23 @@ function readOnlyReason(view: ViewShape, key: string, field: Field | undefined, 
   return null;
 }
 
+/** Digits before the decimal point of a plain decimal text (no sign, no exponent). */
+function integerDigits(text: string): number {
+  const end = text.indexOf('.') === -1 ? text.length : text.indexOf('.');
+  let start = text[0] === '-' ? 1 : 0;
+  while (start < end && text[start] === '0') start++;
+  return end - start;
+}
+
 function decimalProblem(field: Field, value: unknown): string | null {
   if (field.type !== 'decimal' || field.numericPrecision === null) return null;
-  const text = typeof value === 'number' ? String(Math.abs(value)) : String(value).replace(/^-/, '');
   const allowed = field.numericPrecision - (field.numericScale ?? 0);
   const message = `must have at most ${allowed} digits before the decimal point`;
-  // Exponent notation (1e21 as a JSON number, "1e50" as a string) has no digits to count; compare magnitudes.
+  if (typeof value === 'number') return Math.abs(value) >= 10 ** allowed ? message : null;
+  const text = String(value);
+  // Exponent notation ("1e50" as a string) has no digits to count; compare magnitudes.
   if (/e/i.test(text)) return Math.abs(Number(text)) >= 10 ** allowed ? message : null;
-  const integerDigits = (text.split('.')[0] ?? '').replace(/^0+/, '').length;
-  return integerDigits > allowed ? message : null;
+  return integerDigits(text) > allowed ? message : null;
 }
 
 function validatorProblems(name: string, value: unknown, validator: FieldValidator | undefined): FieldProblem[] {
@@ -91,15 +99,39 @@ function requiredOnCreate(field: Field): boolean {
   return !field.nullable && !field.hasDefault && !field.autoIncrement && !field.autoTimestamp && !field.generated && !serviceGenerated;
 }
 
-function applyServiceValues(entity: Entity, values: RowValues, mode: WriteMode): void {
-  const now = new Date().toISOString();
-  for (const field of entity.fields) {
-    if (field.autoTimestamp === 'update' || (field.autoTimestamp === 'create' && mode === 'create')) {
-      values.set(field, field.type === 'date' ? now.slice(0, 10) : now);
-    }
+/** What validation needs of an entity beyond its fields, worked out once per entity, not per row. */
+interface EntityRules {
+  readonly requiredOnCreate: readonly Field[];
+  readonly stampedOnCreate: readonly Field[];
+  readonly stampedOnUpdate: readonly Field[];
+  readonly generatesUuid: boolean;
+}
+
+const rulesCache = new WeakMap<Entity, EntityRules>();
+
+function rulesOf(entity: Entity): EntityRules {
+  let rules = rulesCache.get(entity);
+  if (!rules) {
+    const id = entity.idField;
+    rules = {
+      requiredOnCreate: entity.fields.filter(requiredOnCreate),
+      stampedOnCreate: entity.fields.filter((f) => f.autoTimestamp === 'create' || f.autoTimestamp === 'update'),
+      stampedOnUpdate: entity.fields.filter((f) => f.autoTimestamp === 'update'),
+      generatesUuid: id.type === 'uuid' && !id.hasDefault,
+    };
+    rulesCache.set(entity, rules);
   }
-  const id = entity.idField;
-  if (mode === 'create' && !values.has(id) && id.type === 'uuid' && !id.hasDefault) values.set(id, randomUUID());
+  return rules;
+}
+
+function applyServiceValues(entity: Entity, values: RowValues, mode: WriteMode): void {
+  const rules = rulesOf(entity);
+  const stamped = mode === 'create' ? rules.stampedOnCreate : rules.stampedOnUpdate;
+  if (stamped.length > 0) {
+    const now = new Date().toISOString();
+    for (const field of stamped) values.set(field, field.type === 'date' ? now.slice(0, 10) : now);
+  }
+  if (mode === 'create' && rules.generatesUuid && !values.has(entity.idField)) values.set(entity.idField, randomUUID());
 }
 
 export interface ValidateOptions {
@@ -127,8 +159,8 @@ export function checkRow(view: ViewShape, body: Record<string, unknown>, mode: W
       continue;
     }
     const checked = checkValue(field, raw, validators[key]);
-    problems.push(...checked.problems);
     if (checked.problems.length === 0) values.set(field, checked.value);
+    else problems.push(...checked.problems);
   }
   const idValue = values.get(entity.idField);
   if (mode === 'update' && values.has(entity.idField)) {
@@ -136,8 +168,8 @@ export function checkRow(view: ViewShape, body: Record<string, unknown>, mode: W
     values.delete(entity.idField);
   }
   if (mode === 'create') {
-    for (const field of entity.fields) {
-      if (requiredOnCreate(field) && !(field.name in body)) problems.push(problem(field.name, 'required', 'is required'));
+    for (const field of rulesOf(entity).requiredOnCreate) {
+      if (!(field.name in body)) problems.push(problem(field.name, 'required', 'is required'));
     }
   }
   if (problems.length === 0) applyServiceValues(entity, values, mode);

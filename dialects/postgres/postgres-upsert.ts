@@ -39,10 +39,15 @@ function cellJson(type: ColumnType | undefined, value: unknown): string {
 
 /** The rows as the JSON array json_populate_recordset reads, built as text in one pass. */
 export function recordsetJson(statement: UpsertStatement): string {
-  const keys = statement.columns.map((column) => `${JSON.stringify(column)}:`);
+  const keys = statement.columns.map((column, i) => `${i === 0 ? '{' : ','}${JSON.stringify(column)}:`);
   const types = statement.columnTypes;
-  const records = statement.rows.map((row) => `{${row.map((value, i) => `${keys[i]}${cellJson(types[i], value)}`).join(',')}}`);
-  return `[${records.join(',')}]`;
+  let text = '';
+  for (const row of statement.rows) {
+    text += text === '' ? '[' : ',';
+    for (let i = 0; i < row.length; i++) text += keys[i] + cellJson(types[i], row[i]);
+    text += '}';
+  }
+  return text === '' ? '[]' : `${text}]`;
 }
 
 function recordsetInsert(table: Sql, statement: UpsertStatement): Sql {
