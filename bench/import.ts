@@ -12,10 +12,11 @@
  *    rows as one raw multi-row INSERT per 1000 rows on a bare pg pool, in the same run, one
  *    request or statement at a time. Prints rows/s and the ratio. Target ≥ 70%.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { freshControlDatabase } from './control-db.ts';
 import { createReadStream, createWriteStream, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { once } from 'node:events';
+import http from 'node:http';
 import { dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -107,10 +108,20 @@ function databaseUrl(name: string): string {
   return url.toString();
 }
 
+/**
+ * The service runs as it runs in production: compiled by `npm run build` and started by plain
+ * node (under tsx the same modules take about 60 MB more).
+ */
+function compiledEntry(): string {
+  const build = spawnSync('npm', ['run', '--silent', 'build'], { cwd: join(HERE, '..'), stdio: 'inherit' });
+  if (build.status !== 0) throw new Error('npm run build failed');
+  return join(HERE, '..', 'dist', 'bench', 'import.js');
+}
+
 /** The service in its own process; it prints its URL on stdout when listening. */
 async function startChild(): Promise<{ child: ChildProcess; url: string }> {
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
-  const child = spawn(process.execPath, [...profile, '--import', 'tsx', fileURLToPath(import.meta.url), '--serve'], { cwd: join(HERE, '..'), stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...profile, compiledEntry(), '--serve'], { cwd: join(HERE, '..'), stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await new Promise<string>((resolve, reject) => {
     let text = '';
     child.stdout?.on('data', (chunk: Buffer) => {
@@ -175,29 +186,53 @@ function bulkRows(from: number, count: number, prefix: string): Record<string, u
   });
 }
 
+/** POST of a prepared JSON body over a kept-alive connection: the client's own cost stays out of the figure. */
+function postJson(agent: http.Agent, url: string, token: string, path: string, body: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(`${url}${path}`, {
+      method: 'POST', agent,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+    }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => (response.statusCode === 201 ? resolve() : reject(new Error(`bulk answered ${response.statusCode}: ${Buffer.concat(chunks).toString().slice(0, 300)}`))));
+    });
+    request.on('error', reject);
+    request.end(body);
+  });
+}
+
+/**
+ * Raw floor and service get the same rows, prepared before the clock starts (SQL text and
+ * parameters for the floor, JSON bodies for the service); each side then runs one statement or
+ * request at a time.
+ */
 async function benchBulk(url: string, apiKey: string, view: string, database: string, total: number): Promise<ImportBenchResult['bulk']> {
   const pool = new pg.Pool({ connectionString: database, max: 1 });
-  const batches = total / 1000;
-  const time = async (work: (b: number) => Promise<void>): Promise<number> => {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const batches = Array.from({ length: total / 1000 }, (_, b) => b);
+  const time = async <T>(inputs: readonly T[], work: (input: T) => Promise<unknown>): Promise<number> => {
     const started = performance.now();
-    for (let b = 0; b < batches; b++) await work(b);
+    for (const input of inputs) await work(input);
     return total / ((performance.now() - started) / 1000);
   };
-  const raw = await time(async (b) => {
-    const rows = bulkRows(b * 1000 + 1, 1000, 'RAW');
+  const rawStatements = batches.map((b) => {
     const params: unknown[] = [];
-    const tuples = rows.map((r) => `(${COLUMNS.map((c) => `$${params.push(r[c])}`).join(', ')})`);
-    await pool.query(`INSERT INTO items_raw (${COLUMNS.join(', ')}) VALUES ${tuples.join(', ')}`, params);
+    const tuples = bulkRows(b * 1000 + 1, 1000, 'RAW').map((r) => `(${COLUMNS.map((c) => `$${params.push(r[c])}`).join(', ')})`);
+    return { text: `INSERT INTO items_raw (${COLUMNS.join(', ')}) VALUES ${tuples.join(', ')}`, params };
   });
-  const insert = await time(async (b) => {
-    await call(url, apiKey, 'POST', `/api/data/bulk/${view}/insert`, { rows: bulkRows(b * 1000 + 1, 1000, 'BLK') });
-  });
-  const update = await time(async (b) => {
-    const rows = bulkRows(b * 1000 + 1, 1000, 'BLK').map((r) => ({ ...r, qty: Number(r.qty) + 1 }));
-    await call(url, apiKey, 'POST', `/api/data/bulk/${view}/insert`, { rows, onConflict: 'UPDATE', conflictColumns: ['sku'] });
-  });
-  await pool.end();
-  return { insertRowsPerSecond: insert, updateRowsPerSecond: update, rawRowsPerSecond: raw, insertRatio: insert / raw, updateRatio: update / raw };
+  const inserts = batches.map((b) => JSON.stringify({ rows: bulkRows(b * 1000 + 1, 1000, 'BLK') }));
+  const updates = batches.map((b) => JSON.stringify({ rows: bulkRows(b * 1000 + 1, 1000, 'BLK').map((r) => ({ ...r, qty: Number(r.qty) + 1 })), onConflict: 'UPDATE', conflictColumns: ['sku'] }));
+  const path = `/api/data/bulk/${view}/insert`;
+  try {
+    const raw = await time(rawStatements, (s) => pool.query(s.text, s.params));
+    const insert = await time(inserts, (body) => postJson(agent, url, apiKey, path, body));
+    const update = await time(updates, (body) => postJson(agent, url, apiKey, path, body));
+    return { insertRowsPerSecond: insert, updateRowsPerSecond: update, rawRowsPerSecond: raw, insertRatio: insert / raw, updateRatio: update / raw };
+  } finally {
+    agent.destroy();
+    await pool.end();
+  }
 }
 
 export async function benchImport(options: { rows?: number; bulkRows?: number } = {}): Promise<ImportBenchResult> {
@@ -243,11 +278,19 @@ function print(result: ImportBenchResult): void {
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
+/** BENCH_MEM_TRACE=1: the service prints where its memory is, once a second, on stderr. */
+function traceMemory(): void {
+  const m = process.memoryUsage();
+  const mb = (n: number) => (n / 1e6).toFixed(0);
+  process.stderr.write(`mem rss ${mb(m.rss)} heapUsed ${mb(m.heapUsed)} heapTotal ${mb(m.heapTotal)} external ${mb(m.external)} arrayBuffers ${mb(m.arrayBuffers)}\n`);
+}
+
 async function serve(): Promise<void> {
   const [{ startService }, { default: pino }] = await Promise.all([import('../server/start.ts'), import('pino')]);
   const controlDatabaseUrl = await freshControlDatabase(ADMIN_URL, 'wdapi_bench_import_control');
   const service = await startService({ adminToken: ADMIN_TOKEN, logger: pino({ level: 'warn' }), controlDatabaseUrl });
   process.stdout.write(`LISTENING ${service.url}\n`);
+  if (process.env.BENCH_MEM_TRACE) setInterval(traceMemory, 1000).unref();
   process.once('SIGTERM', () => void service.close().then(() => process.exit(0)));
 }
 
