@@ -1,5 +1,6 @@
 /** parseFormula: gate 1, then the grammar, then the AST. Every refusal is INVALID_FORMULA. */
-import { EOF, type IRecognitionException } from 'chevrotain';
+import type { IRecognitionException } from 'chevrotain';
+import { EOF } from './chevrotain.ts';
 import { childrenOf, type Expr } from './ast.ts';
 import { endPosition, formulaError, type FormulaPosition } from './errors.ts';
 import { lexFormula } from './gate.ts';

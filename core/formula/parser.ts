@@ -5,7 +5,8 @@
  * Alternatives of OR are built once per instance, not per call (Chevrotain performance guide:
  * "caching arrays of alternatives").
  */
-import { CstParser, EOF, type CstNode, type IOrAlt, type IParserErrorMessageProvider, type IToken, type TokenType } from 'chevrotain';
+import type { CstNode, IOrAlt, IParserErrorMessageProvider, IToken, TokenType } from 'chevrotain';
+import { CstParser, EOF } from './chevrotain.ts';
 import * as t from './tokens.ts';
 
 function show(token: IToken): string {

@@ -7,7 +7,8 @@
  * unterminated one; every keyword before Identifier, with `longer_alt: Identifier` so
  * `selection` or `endDate` stay identifiers.
  */
-import { createToken, Lexer, type TokenType } from 'chevrotain';
+import type { TokenType } from 'chevrotain';
+import { createToken, Lexer } from './chevrotain.ts';
 import type { FormulaRefusal } from './errors.ts';
 
 export const Identifier = createToken({ name: 'Identifier', pattern: /[A-Za-z_][A-Za-z0-9_]*/, label: 'a name' });
