@@ -1,7 +1,8 @@
 /**
- * Benchmark of issue 2: the service against two floors on the same data set in the same run.
+ * Benchmarks: issue 2 (the service against two floors on the same data set in the same run),
+ * formula compile, and issue 5 (CSV import and bulk insert, bench/import.ts).
  *
- *   npm run bench -- [--only A,B] [--duration 15] [--warmup 3] [--rounds 3] [--fresh]
+ *   npm run bench -- [--only A,B,formula,import] [--duration 15] [--warmup 3] [--rounds 3] [--fresh]
  *
  * `--duration` is the measured time per target and scenario, split into `--rounds` interleaved
  * rounds. Env: BENCH_DURATION, BENCH_WARMUP (seconds), BENCH_ROUNDS, BENCH_CONNECTIONS
@@ -9,6 +10,7 @@
  * Prints a table and writes bench/results/latest.json. Figures only: nothing here asserts on timing.
  */
 import { existsSync } from 'node:fs';
+import { benchImport, formatImport, type ImportBenchResult } from './import.ts';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { isDeepStrictEqual, parseArgs } from 'node:util';
 import type pg from 'pg';
@@ -122,11 +124,40 @@ async function runFormulaCompile(): Promise<unknown> {
   return (await module.benchFormulaCompile()) ?? null;
 }
 
+function wants(config: Config, pattern: RegExp): boolean {
+  return !config.only || config.only.some((s) => pattern.test(s.trim()));
+}
+
 async function main(): Promise<void> {
   const config = readConfig();
   const scenarios = selectScenarios(config.only);
-  const wantsFormula = !config.only || config.only.some((s) => /^f(ormula)?$/i.test(s.trim()));
-  log(`scenarios ${scenarios.map((s) => s.id).join(', ') || 'none'}; ${config.warmup}s warm-up + ${config.duration}s each in ${config.rounds} rounds, ${config.connections} connections`);
+  const formulaCompile = wants(config, /^f(ormula)?$/i) ? await runFormulaCompile() : null;
+  const issue2 = scenarios.length > 0 ? await runScenarios(config, scenarios) : null;
+  let imported: ImportBenchResult | null = null;
+  if (wants(config, /^(import|bulk)$/i)) {
+    log('import and bulk (issue 5): 1M-row CSV import, then 1000-row bulk requests');
+    imported = await benchImport();
+  }
+  if (issue2) process.stdout.write(`\n${formatTable(issue2.results, issue2.verdicts)}\n`);
+  if (formulaCompile !== null) process.stdout.write(`\nformula-compile: ${JSON.stringify(formulaCompile)}\n`);
+  if (imported) process.stdout.write(`\n${formatImport(imported)}\n`);
+  const file = fileURLToPath(new URL('./results/latest.json', import.meta.url));
+  writeResults(file, {
+    at: new Date().toISOString(),
+    node: process.version,
+    config: { duration: config.duration, warmup: config.warmup, rounds: config.rounds, connections: config.connections, dataset: DATASET },
+    targets: TARGETS,
+    sql: issue2?.sql ?? null,
+    results: issue2?.results.map((r, i) => ({ scenario: r.scenario, service: r.service, koa: r.koa, rawPg: r.rawPg, verdict: issue2.verdicts[i] })) ?? [],
+    formulaCompile,
+    import: imported,
+  });
+  log(`results written to ${file}`);
+}
+
+/** Issue 2's scenarios: the service, the Koa floor and raw pg on the same data set. */
+async function runScenarios(config: Config, scenarios: readonly Scenario[]) {
+  log(`scenarios ${scenarios.map((s) => s.id).join(', ')}; ${config.warmup}s warm-up + ${config.duration}s each in ${config.rounds} rounds, ${config.connections} connections`);
   const db = await prepareDataset(config.adminUrl, config.database, config.fresh);
   log(`database ${db.name} ${db.rebuilt ? 'built' : 'reused'} (${DATASET.regions} regions, ${DATASET.customers} customers, ${DATASET.orders} orders)`);
   const service = await startBenchService(db.url);
@@ -138,21 +169,7 @@ async function main(): Promise<void> {
     for (const scenario of scenarios) await checkSameJson(service, floor, scenario);
     const results: ScenarioResult[] = [];
     for (const scenario of scenarios) results.push(await measureScenario(config, service, floor, pool, sql, scenario));
-    const verdicts = results.map((r) => judge(r, results));
-    const formulaCompile = wantsFormula ? await runFormulaCompile() : null;
-    if (results.length > 0) process.stdout.write(`\n${formatTable(results, verdicts)}\n`);
-    if (formulaCompile !== null) process.stdout.write(`\nformula-compile: ${JSON.stringify(formulaCompile)}\n`);
-    const file = fileURLToPath(new URL('./results/latest.json', import.meta.url));
-    writeResults(file, {
-      at: new Date().toISOString(),
-      node: process.version,
-      config: { duration: config.duration, warmup: config.warmup, rounds: config.rounds, connections: config.connections, dataset: DATASET },
-      targets: TARGETS,
-      sql,
-      results: results.map((r, i) => ({ scenario: r.scenario, service: r.service, koa: r.koa, rawPg: r.rawPg, verdict: verdicts[i] })),
-      formulaCompile,
-    });
-    log(`results written to ${file}`);
+    return { sql, results, verdicts: results.map((r) => judge(r, results)) };
   } finally {
     await floor?.close();
     await pool.end();

@@ -87,6 +87,10 @@ function validateRows(scope: ReadScope, policy: WritePolicy, request: BulkReques
 }
 
 function conflictKey(row: ValidRow, fields: readonly Field[]): string | null {
+  if (fields.length === 1) {
+    const value = row.values.get(fields[0] as Field);
+    return value === undefined || value === null ? null : String(value);
+  }
   const parts = fields.map((f) => row.values.get(f));
   return parts.some((p) => p === undefined || p === null) ? null : JSON.stringify(parts.map(String));
 }
@@ -143,15 +147,14 @@ async function writeGroup(runtime: WorkspaceRuntime, tx: Executor, entity: Entit
   return total;
 }
 
-/** Other unique keys the vendor may match on: only those whose fields some row actually carries. */
 /** True when the rows go out as one statement with no visibility check before it. */
-function isSingleStatement(runtime: WorkspaceRuntime, scope: ReadScope, rows: readonly ValidRow[], request: BulkRequest): boolean {
+function isSingleStatement(runtime: WorkspaceRuntime, scope: ReadScope, groups: readonly ValidRow[][], request: BulkRequest): boolean {
   if (request.action === 'UPDATE' && scope.policy.rowPredicates(scope.root.entity).length > 0) return false;
-  const groups = groupByColumns(rows);
   const only = groups[0];
   return groups.length === 1 && only !== undefined && only.length * Math.max(1, only[0]?.values.size ?? 1) <= runtime.dialect.maxParams;
 }
 
+/** Other unique keys the vendor may match on: only those whose fields some row actually carries. */
 function warningsOf(runtime: WorkspaceRuntime, entity: Entity, request: BulkRequest, rows: readonly ValidRow[]): string[] | undefined {
   if (!runtime.dialect.upsertMatchesAnyUniqueKey || request.action === 'ERROR') return undefined;
   const carried = (name: string): boolean => rows.some((row) => [...row.values.entries()].some(([f, v]) => f.name === name && v !== null && v !== undefined));
@@ -183,6 +186,7 @@ export async function writeBulkRows(runtime: WorkspaceRuntime, scope: ReadScope,
   const conflictFields = request.conflictFields.map((name) => entity.fieldsByName.get(name)).filter((f): f is Field => f !== undefined);
   const { kept, skipped } = dedupe(valid, conflictFields, request.action);
   const warnings = warningsOf(runtime, entity, request, kept);
+  const groups = groupByColumns(kept);
   const result: BulkResult = {
     viewUuid, totalCount: request.rows.length, successCount: 0, failureCount: 0, skippedCount: skipped, errors,
     ...(warnings ? { warnings } : {}),
@@ -190,7 +194,7 @@ export async function writeBulkRows(runtime: WorkspaceRuntime, scope: ReadScope,
   const write = async (db: Executor): Promise<void> => {
     const { writable, hidden } = await hiddenConflicts(runtime, db, scope, kept, conflictFields, request.action);
     errors.push(...hidden);
-    for (const group of groupByColumns(writable)) {
+    for (const group of hidden.length === 0 ? groups : groupByColumns(writable)) {
       const outcome = await writeGroup(runtime, db, entity, group, request);
       result.successCount += outcome.inserted + outcome.updated;
       result.skippedCount += outcome.ignored;
@@ -198,7 +202,7 @@ export async function writeBulkRows(runtime: WorkspaceRuntime, scope: ReadScope,
   };
   try {
     // One statement is atomic by itself: BEGIN and COMMIT would only add two round trips.
-    if (isSingleStatement(runtime, scope, kept, request)) await write(runtime.driver);
+    if (isSingleStatement(runtime, scope, groups, request)) await write(runtime.driver);
     else await runtime.driver.transaction(write);
   } catch (error) {
     throw refused(error, result, runtime, entity);

@@ -58,11 +58,13 @@ function coerceBoolean(value: unknown, fromText: boolean): Coerced {
   return fail('must be true or false');
 }
 
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/** Proleptic Gregorian calendar, as every vendor's date type uses (years 0-9999 come in as four digits). */
 function validDate(y: number, m: number, d: number): boolean {
-  // Not Date.UTC: it maps the years 0-99 to 1900-1999, which refused every date before year 100.
-  const date = new Date(0);
-  date.setUTCFullYear(y, m - 1, d);
-  return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
+  if (!Number.isInteger(y) || !Number.isInteger(m) || !Number.isInteger(d) || m < 1 || m > 12 || d < 1) return false;
+  const leap = y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
+  return d <= (m === 2 && leap ? 29 : (DAYS_IN_MONTH[m - 1] ?? 0));
 }
 
 function coerceDate(value: unknown): Coerced {

@@ -60,8 +60,11 @@ function decimalProblem(field: Field, value: unknown): string | null {
   return integerDigits(text) > allowed ? message : null;
 }
 
-function validatorProblems(name: string, value: unknown, validator: FieldValidator | undefined): FieldProblem[] {
-  if (!validator || value === null) return [];
+/** Shared by every value that has no problem: validation runs per cell of every bulk row. */
+const NONE: readonly FieldProblem[] = Object.freeze([]);
+
+function validatorProblems(name: string, value: unknown, validator: FieldValidator | undefined): readonly FieldProblem[] {
+  if (!validator || value === null) return NONE;
   const out: FieldProblem[] = [];
   const text = typeof value === 'string' ? value : null;
   if (validator.email && text !== null && !EMAIL.test(text)) out.push(problem(name, 'email', 'must be an email address'));
@@ -75,8 +78,8 @@ function validatorProblems(name: string, value: unknown, validator: FieldValidat
   return out;
 }
 
-function checkValue(field: Field, raw: unknown, validator: FieldValidator | undefined): { value?: unknown; problems: FieldProblem[] } {
-  if (raw === null) return field.nullable ? { value: null, problems: [] } : { problems: [problem(field.name, 'required', 'is required and cannot be null')] };
+function checkValue(field: Field, raw: unknown, validator: FieldValidator | undefined): { value?: unknown; problems: readonly FieldProblem[] } {
+  if (raw === null) return field.nullable ? { value: null, problems: NONE } : { problems: [problem(field.name, 'required', 'is required and cannot be null')] };
   const coerced = parseScalar(field.type, raw);
   if (!coerced.ok) return { problems: [problem(field.name, coerced.rule, coerced.message)] };
   const value = coerced.value;
@@ -89,8 +92,9 @@ function checkValue(field: Field, raw: unknown, validator: FieldValidator | unde
   }
   const digits = decimalProblem(field, value);
   if (digits) problems.push(problem(field.name, 'range', digits));
-  problems.push(...validatorProblems(field.name, value, validator));
-  return { value, problems };
+  const fromValidator = validatorProblems(field.name, value, validator);
+  if (fromValidator.length > 0) problems.push(...fromValidator);
+  return { value, problems: problems.length > 0 ? problems : NONE };
 }
 
 function requiredOnCreate(field: Field): boolean {
@@ -147,7 +151,9 @@ export function checkRow(view: ViewShape, body: Record<string, unknown>, mode: W
   const values: RowValues = new Map();
   const problems: FieldProblem[] = [];
   const validators = view.options.validators ?? {};
-  for (const [key, raw] of Object.entries(body)) {
+  for (const key in body) {
+    if (!Object.hasOwn(body, key)) continue;
+    const raw = body[key];
     const field = entity.fieldsByName.get(key);
     const readOnly = readOnlyReason(view, key, field, mode, options);
     if (readOnly) {

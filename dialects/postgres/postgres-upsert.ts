@@ -37,8 +37,8 @@ function cellJson(type: ColumnType | undefined, value: unknown): string {
   return JSON.stringify(value);
 }
 
-/** The rows as the JSON array json_populate_recordset reads, built as text in one pass. */
-export function recordsetJson(statement: UpsertStatement): string {
+/** Cell by cell: json columns embedded as they are, lone surrogates replaced. */
+function recordsetJsonByCell(statement: UpsertStatement): string {
   const keys = statement.columns.map((column, i) => `${i === 0 ? '{' : ','}${JSON.stringify(column)}:`);
   const types = statement.columnTypes;
   let text = '';
@@ -48,6 +48,31 @@ export function recordsetJson(statement: UpsertStatement): string {
     text += '}';
   }
   return text === '' ? '[]' : `${text}]`;
+}
+
+function plainCell(value: unknown): unknown {
+  if (value === undefined) return null;
+  if (Buffer.isBuffer(value)) return `\\x${value.toString('hex')}`;
+  return typeof value === 'bigint' ? value.toString() : value;
+}
+
+/**
+ * The rows as the JSON array json_populate_recordset reads. The usual case goes through one
+ * native JSON.stringify (about twice as fast as cell by cell); json columns, whose text must be
+ * embedded rather than quoted, and any `\ud` in the output (a lone surrogate, which JSON.stringify
+ * escapes and PostgreSQL refuses, or a harmless look-alike) take the cell-by-cell path.
+ */
+export function recordsetJson(statement: UpsertStatement): string {
+  // A column named __proto__ would set the object's prototype instead of a key.
+  if (statement.columnTypes.includes('json') || statement.columns.includes('__proto__')) return recordsetJsonByCell(statement);
+  const columns = statement.columns;
+  const objects = statement.rows.map((row) => {
+    const object: Record<string, unknown> = {};
+    for (let i = 0; i < columns.length; i++) object[columns[i] as string] = plainCell(row[i]);
+    return object;
+  });
+  const text = JSON.stringify(objects);
+  return text.includes('\\ud') || text.includes('\\uD') ? recordsetJsonByCell(statement) : text;
 }
 
 function recordsetInsert(table: Sql, statement: UpsertStatement): Sql {

@@ -81,6 +81,21 @@ describe.each(vendors)('bulk writes every type as a create does, on $name', (tar
     expect(await stored(`bulk-${variant}`)).toEqual(await stored(`other-${variant}`));
   });
 
+  it('rows without a json value (one JSON.stringify on PostgreSQL) store what single creates store', async () => {
+    const { doc: _doc, ...values } = sample(ws, 0);
+    const lookAlike = { ...values, label: 'C:\\udir \\uD83D' };
+    expect((await ws.call('POST', ws.records('/typed'), { body: { code: 'plain-one', ...values } })).status).toBe(201);
+    expect((await ws.call('POST', ws.records('/typed'), { body: { code: 'plain-two', ...lookAlike } })).status).toBe(201);
+    const inserted = await bulk({ rows: [{ code: 'plain-bulk', ...values }] });
+    expect(inserted.body.data).toMatchObject({ successCount: 1, failureCount: 0 });
+    expect(await stored('plain-bulk')).toEqual(await stored('plain-one'));
+    const updated = await bulk({ rows: [{ code: 'plain-bulk', ...lookAlike }], onConflict: 'UPDATE', conflictColumns: ['code'] });
+    expect(updated.body.data).toMatchObject({ successCount: 1, skippedCount: 0 });
+    const written = await stored('plain-bulk');
+    expect(written).toEqual(await stored('plain-two'));
+    expect(written.api.label).toBe('C:\\udir \\uD83D');
+  });
+
   it('a lone UTF-16 surrogate is stored as a create stores it', async () => {
     const label = 'half \ud83d pair';
     expect((await ws.call('POST', ws.records('/typed'), { body: { code: 'lone-one', label } })).status).toBe(201);
