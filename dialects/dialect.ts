@@ -151,6 +151,13 @@ export interface Dialect extends SqlRenderer {
    */
   readonly upsertMatchesAnyUniqueKey: boolean;
 
+  /**
+   * True when the driver hands json columns over as JSON text (mysql2 with jsonStrings, tedious);
+   * false when it hands over the parsed value (pg, PGlite), which must not be parsed again: the
+   * JSON string "123" would read back as the number 123.
+   */
+  readonly jsonArrivesAsText: boolean;
+
   /** Largest number of bound parameters one statement may carry. */
   readonly maxParams: number;
 

@@ -35,7 +35,7 @@ function slotsOf(columns: readonly Column[]): { slots: Slot[]; nodeCount: number
   return { slots, nodeCount: indexOf.size };
 }
 
-function assembleRow(row: Record<string, unknown>, slots: readonly Slot[], nodeCount: number): JsonRecord {
+function assembleRow(row: Record<string, unknown>, slots: readonly Slot[], nodeCount: number, jsonAsText: boolean): JsonRecord {
   const nodes: (JsonRecord | null)[] = new Array<JsonRecord | null>(nodeCount).fill(null);
   const root: JsonRecord = {};
   nodes[0] = root;
@@ -49,12 +49,13 @@ function assembleRow(row: Record<string, unknown>, slots: readonly Slot[], nodeC
       continue;
     }
     const target = nodes[slot.node];
-    if (target) target[slot.column.key] = toWireValue(slot.column.type, raw);
+    if (target) target[slot.column.key] = toWireValue(slot.column.type, raw, jsonAsText);
   }
   return root;
 }
 
-export function assembler(columns: readonly Column[]): RecordAssembler {
+/** `jsonAsText`: see Dialect.jsonArrivesAsText. */
+export function assembler(columns: readonly Column[], jsonAsText: boolean): RecordAssembler {
   const { slots, nodeCount } = slotsOf(columns);
-  return (rows) => rows.map((row) => assembleRow(row, slots, nodeCount));
+  return (rows) => rows.map((row) => assembleRow(row, slots, nodeCount, jsonAsText));
 }

@@ -150,6 +150,6 @@ export function compileRead(plan: ReadPlan, dialect: Dialect, config: DatabaseCo
     page,
     count: sql`SELECT COUNT(*) AS ${ident('total')} FROM ${filteredFrom}${where}`,
     estimate: sql`SELECT 1 FROM ${filteredFrom}${where}`,
-    assemble: assembler(list.columns),
+    assemble: assembler(list.columns, dialect.jsonArrivesAsText),
   };
 }

@@ -42,7 +42,8 @@ function toTimestamp(raw: unknown): string {
   return Number.isNaN(date.getTime()) ? String(raw) : date.toISOString();
 }
 
-function toJson(raw: unknown): unknown {
+/** JSON text from the driver → its value; text that is not JSON is kept as it is. */
+function parseJsonText(raw: unknown): unknown {
   if (typeof raw !== 'string') return raw;
   try {
     return JSON.parse(raw) as unknown;
@@ -51,7 +52,8 @@ function toJson(raw: unknown): unknown {
   }
 }
 
-export function toWireValue(type: ColumnType, raw: unknown): unknown {
+/** `jsonAsText`: the driver hands json columns over as text (Dialect.jsonArrivesAsText). */
+export function toWireValue(type: ColumnType, raw: unknown, jsonAsText: boolean): unknown {
   if (raw === null || raw === undefined) return null;
   switch (type) {
     case 'integer':
@@ -67,7 +69,7 @@ export function toWireValue(type: ColumnType, raw: unknown): unknown {
     case 'timestamp':
       return toTimestamp(raw);
     case 'json':
-      return toJson(raw);
+      return jsonAsText ? parseJsonText(raw) : raw;
     case 'binary':
       // pg gives a Buffer, PGlite a plain Uint8Array.
       return raw instanceof Uint8Array ? Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('base64') : String(raw);

@@ -143,6 +143,7 @@ export function createMssqlDialect(name = 'mssql'): Dialect {
     maxParams: MSSQL_MAX_PARAMS,
     // MERGE matches on exactly the ON columns.
     upsertMatchesAnyUniqueKey: false,
+    jsonArrivesAsText: true,
     formula: mssqlFormula,
     // The driver (mssql/tedious, ~25 MB) loads only when a SQL Server workspace connects.
     connect: async (config: DatabaseConfig) => (await import('./mssql-driver.ts')).createMssqlDriver(config),

@@ -107,6 +107,7 @@ export function createMysqlDialect(name = 'mysql'): Dialect {
     maxParams: 65535,
     // ON DUPLICATE KEY UPDATE has no conflict target: any primary or unique key fires it.
     upsertMatchesAnyUniqueKey: true,
+    jsonArrivesAsText: true,
     formula: mysqlFormula,
     // mysql2 loads with the first MySQL workspace, not with the service.
     connect: async (config: DatabaseConfig) => (await import('./mysql-driver.ts')).createMysqlDriver(config),

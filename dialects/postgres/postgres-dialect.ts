@@ -51,6 +51,7 @@ export function createPostgresDialect(
     placeholder,
     maxParams: 65535,
     upsertMatchesAnyUniqueKey: false,
+    jsonArrivesAsText: false,
     formula: postgresFormula,
     connect: connector,
     introspect: (db: Executor, config: DatabaseConfig) => introspectPostgres(db, schemaOf(config)),

@@ -44,6 +44,7 @@ describe('names, parameters and paging', () => {
     expect(dialect.maxParams).toBe(2000);
     expect(dialect.maxParams).toBeLessThan(2100);
     expect(dialect.upsertMatchesAnyUniqueKey).toBe(false);
+    expect(dialect.jsonArrivesAsText).toBe(true);
   });
 });
 
