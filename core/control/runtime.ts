@@ -126,6 +126,8 @@ export class WorkspaceCache {
   private readonly entries = new Map<string, CacheEntry>();
   private readonly drivers = new Map<string, { key: string; driver: Driver }>();
   private readonly slugs = new Map<string, { id: string; at: number }>();
+  /** View uuid → its workspace's id: a view never moves to another workspace. */
+  private readonly viewHomes = new Map<string, string>();
   private readonly generations = new Map<string, number>();
   private readonly refreshes = new SingleFlight<string, WorkspaceRuntime>();
   private readonly slugLookups = new SingleFlight<string, string>();
@@ -146,6 +148,21 @@ export class WorkspaceCache {
       return workspace.id;
     });
     return this.byId(id);
+  }
+
+  /**
+   * A view as its workspace's runtime knows it (as fresh as the runtime: RECHECK_MS), so that
+   * data routes addressed by view uuid (bulk, import) need no control-store query per request.
+   * A view the runtime does not hold is looked up in the store: new, or gone.
+   */
+  async findView(uuid: string): Promise<ViewRecord | undefined> {
+    const home = this.viewHomes.get(uuid);
+    const known = home === undefined ? undefined : (await this.byId(home).catch(() => undefined))?.view(uuid);
+    if (known) return known;
+    const stored = await this.store.findView(uuid);
+    if (stored) this.viewHomes.set(uuid, stored.workspaceId);
+    else this.viewHomes.delete(uuid);
+    return stored;
   }
 
   async byId(id: string): Promise<WorkspaceRuntime> {

@@ -15,7 +15,7 @@ export function bulkRoutes(services: Services): Router {
   router.post('/:viewUuid/insert', body, async (ctx) => {
     requireBearer(ctx);
     const uuid = param(ctx, 'viewUuid');
-    const view = await services.store.findView(uuid);
+    const view = await services.workspaces.findView(uuid);
     if (!view) throw notFound(`view '${uuid}' does not exist`);
     const { runtime, policies } = await dataAccessById(ctx, services, view.workspaceId, true, view.uuid);
     const scope = readScope(runtime, view.entity, policies.read, view.uuid);

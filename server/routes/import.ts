@@ -36,7 +36,7 @@ import { param } from './params.ts';
 const MEDIA_TYPES = ['text/csv', 'text/tab-separated-values', 'text/plain'];
 
 async function viewOf(services: Services, uuid: string): Promise<ViewRecord> {
-  const view = /^[0-9a-f-]{36}$/i.test(uuid) ? await services.store.findView(uuid) : undefined;
+  const view = /^[0-9a-f-]{36}$/i.test(uuid) ? await services.workspaces.findView(uuid) : undefined;
   if (!view) throw notFound(`view '${uuid}' does not exist`);
   return view;
 }
