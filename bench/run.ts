@@ -10,13 +10,13 @@
  * Prints a table and writes bench/results/latest.json. Figures only: nothing here asserts on timing.
  */
 import { existsSync } from 'node:fs';
-import { benchImport, formatImport, type ImportBenchResult } from './import.ts';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { isDeepStrictEqual, parseArgs } from 'node:util';
 import type pg from 'pg';
 import { prepareDataset, removeCreatedOrders, DATASET } from './dataset.ts';
 import { startKoaFloor, type KoaFloor } from './floor-koa.ts';
 import { sampleRawPg, sqlWork } from './floor-pg.ts';
+import { benchImport, formatImport, type ImportBenchResult } from './import.ts';
 import { captureFloorSql, createFloorPool, type FloorSql } from './floor-sql.ts';
 import { sampleHttp } from './load.ts';
 import { formatTable, judge, TARGETS, writeResults, type ScenarioResult } from './report.ts';

@@ -157,6 +157,7 @@ export class WorkspaceCache {
    */
   async findView(uuid: string): Promise<ViewRecord | undefined> {
     const home = this.viewHomes.get(uuid);
+    // A workspace that fails to load falls through to the store; the route's own byId then reports why.
     const known = home === undefined ? undefined : (await this.byId(home).catch(() => undefined))?.view(uuid);
     if (known) return known;
     const stored = await this.store.findView(uuid);

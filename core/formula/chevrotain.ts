@@ -20,4 +20,4 @@ function bundlePath(): string {
 
 const chevrotain = (await import(pathToFileURL(bundlePath()).href)) as Chevrotain;
 
-export const { createToken, Lexer, CstParser, EOF, VERSION } = chevrotain;
+export const { createToken, Lexer, CstParser, EOF } = chevrotain;

@@ -194,6 +194,7 @@ export async function writeBulkRows(runtime: WorkspaceRuntime, scope: ReadScope,
   const write = async (db: Executor): Promise<void> => {
     const { writable, hidden } = await hiddenConflicts(runtime, db, scope, kept, conflictFields, request.action);
     errors.push(...hidden);
+    // `groups` holds `kept`; only when the visibility check removed rows must the rest be regrouped.
     for (const group of hidden.length === 0 ? groups : groupByColumns(writable)) {
       const outcome = await writeGroup(runtime, db, entity, group, request);
       result.successCount += outcome.inserted + outcome.updated;

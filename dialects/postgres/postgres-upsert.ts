@@ -23,18 +23,26 @@ export function insertHead(table: Sql, statement: InsertStatement): Sql {
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /**
- * One cell as JSON text. Values arrive encoded by the dialect's encodeValue: json columns as
- * JSON text already (embedded as is, so PostgreSQL stores the value, not a string of it), dates as
- * ISO text, binary as a Buffer (sent as bytea hex text). A lone surrogate becomes U+FFFD, as the
- * pg driver's UTF-8 encoding of a text parameter does; PostgreSQL's JSON parser would refuse it.
+ * A cell as the JSON value json_populate_recordset feeds to the column's input function. Values
+ * arrive encoded by the dialect's encodeValue: dates as ISO text, binary as a Buffer (sent as
+ * bytea hex text), bigints as BigInt.
+ */
+function plainCell(value: unknown): unknown {
+  if (value === undefined) return null;
+  if (Buffer.isBuffer(value)) return `\\x${value.toString('hex')}`;
+  return typeof value === 'bigint' ? value.toString() : value;
+}
+
+/**
+ * One cell as JSON text. json columns arrive as JSON text already and are embedded as they are,
+ * so PostgreSQL stores the value, not a string of it. A lone surrogate becomes U+FFFD, as the pg
+ * driver's UTF-8 encoding of a text parameter does; PostgreSQL's JSON parser would refuse it.
  */
 function cellJson(type: ColumnType | undefined, value: unknown): string {
-  if (value === null || value === undefined) return 'null';
   if (type === 'json' && typeof value === 'string') return value;
-  if (Buffer.isBuffer(value)) return `"\\\\x${value.toString('hex')}"`;
-  if (typeof value === 'bigint') return `"${value.toString()}"`;
-  if (typeof value === 'string' && LONE_SURROGATE.test(value)) return JSON.stringify(value.replace(new RegExp(LONE_SURROGATE.source, 'g'), '\uFFFD'));
-  return JSON.stringify(value);
+  const plain = plainCell(value);
+  if (typeof plain === 'string' && LONE_SURROGATE.test(plain)) return JSON.stringify(plain.replace(new RegExp(LONE_SURROGATE.source, 'g'), '\uFFFD'));
+  return JSON.stringify(plain);
 }
 
 /** Cell by cell: json columns embedded as they are, lone surrogates replaced. */
@@ -48,12 +56,6 @@ function recordsetJsonByCell(statement: UpsertStatement): string {
     text += '}';
   }
   return text === '' ? '[]' : `${text}]`;
-}
-
-function plainCell(value: unknown): unknown {
-  if (value === undefined) return null;
-  if (Buffer.isBuffer(value)) return `\\x${value.toString('hex')}`;
-  return typeof value === 'bigint' ? value.toString() : value;
 }
 
 /**
