@@ -5,28 +5,41 @@
  * import of 'chevrotain', would bring them back silently.
  */
 import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 
-/** ESM files reach the resolve hook registered here; CommonJS ones show in require.cache. */
+/**
+ * ESM files: a resolve hook appends each URL to a file, synchronously, before the import that
+ * asked for it goes on, so the list is complete when `import()` settles. CommonJS files show in
+ * require.cache.
+ */
 function modulesLoadedByStart(): string[] {
+  const dir = mkdtempSync(join(tmpdir(), 'wdapi-modules-'));
+  const list = join(dir, 'resolved.txt');
+  const hook = `import { appendFileSync } from 'node:fs';
+    let file;
+    export function initialize(data) { file = data.file; }
+    export async function resolve(specifier, context, next) {
+      const result = await next(specifier, context);
+      appendFileSync(file, result.url + '\\n');
+      return result;
+    }`;
   const script = `
-    import { createRequire } from 'node:module';
-    const { MessageChannel } = await import('node:worker_threads');
-    const { port1, port2 } = new MessageChannel();
-    const urls = [];
-    port1.on('message', (url) => urls.push(url));
-    const { register } = await import('node:module');
-    register('data:text/javascript,' + encodeURIComponent('let port; export function initialize(d) { port = d.port; } export async function resolve(s, c, next) { const r = await next(s, c); port.postMessage(r.url); return r; }'), { parentURL: import.meta.url, data: { port: port2 }, transferList: [port2] });
+    import { createRequire, register } from 'node:module';
+    register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(hook)}), { parentURL: import.meta.url, data: { file: ${JSON.stringify(list)} } });
     await import('./server/start.ts');
-    await new Promise((r) => setTimeout(r, 200));
-    port1.close();
-    const cjs = Object.keys(createRequire(import.meta.url).cache);
-    process.stdout.write(JSON.stringify([...urls, ...cjs]));
+    process.stdout.write(JSON.stringify(Object.keys(createRequire(import.meta.url).cache)));
   `;
-  const out = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
-  return JSON.parse(out) as string[];
+  try {
+    const cjs = JSON.parse(execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 })) as string[];
+    return [...readFileSync(list, 'utf8').split('\n').filter((l) => l !== ''), ...cjs];
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 describe('modules loaded at start', () => {
