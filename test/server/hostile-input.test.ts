@@ -5,6 +5,7 @@
  * is a 400.
  */
 import { Writable } from 'node:stream';
+import { gzipSync } from 'node:zlib';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, startWorkspace, type TestWorkspace } from '../support/harness.ts';
@@ -193,6 +194,32 @@ describe.each(vendors)('hostile strings on $name', (target) => {
       const headers = { 'content-type': `application/json; charset=${charset}` };
       expectError(await ws.call('POST', ws.records('/notes'), { rawBody: raw('cs'), headers }), 400, 'BAD_REQUEST', 'UTF-8');
       expectError(await ws.call('POST', '/api/admin/v1/orgs', { token: ADMIN_TOKEN, rawBody: '{"slug":"cs-org"}', headers }), 400, 'BAD_REQUEST', 'UTF-8');
+      expect((await notes()).map((n) => n.code)).toEqual(['kept']);
+    });
+
+    /** A raw request, for bodies that are not a JS string (bytes that are not UTF-8, a compressed body). */
+    const send = async (path: string, body: Buffer, headers: Record<string, string>) => {
+      const response = await fetch(`${ws.url}${path}`, { method: 'POST', body, headers: { authorization: `Bearer ${ws.apiKey}`, 'content-type': 'application/json', ...headers } });
+      const text = await response.text();
+      return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined };
+    };
+
+    it('bytes that are not UTF-8 are 400 BAD_REQUEST instead of being stored as U+FFFD', async () => {
+      const latin1 = Buffer.from('{"id":"café","body":"x"}', 'latin1');
+      expectError(await send(ws.records('/notes'), latin1, {}), 400, 'BAD_REQUEST', 'UTF-8');
+      const cesu = Buffer.concat([Buffer.from('{"id":"s","body":"'), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from('"}')]);
+      expectError(await send(ws.records('/notes'), cesu, {}), 400, 'BAD_REQUEST', 'UTF-8');
+      expect((await notes()).map((n) => n.code)).toEqual(['kept']);
+    });
+
+    it('compressed bodies are still read, an unknown Content-Encoding is 415, an oversized body 413', async () => {
+      const gzipped = gzipSync(Buffer.from(raw('zipped')));
+      const res = await send(ws.records('/notes'), gzipped, { 'content-encoding': 'gzip' });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      expect((await ws.call('DELETE', ws.records('/notes/zipped'))).status).toBe(204);
+      expectError(await send(ws.records('/notes'), Buffer.from(raw('zz')), { 'content-encoding': 'zz' }), 415, 'UNSUPPORTED_MEDIA_TYPE');
+      const big = Buffer.from(JSON.stringify({ id: 'big', body: 'x'.repeat(11 * 1024 * 1024) }));
+      expectError(await send(ws.records('/notes'), big, {}), 413, 'PAYLOAD_TOO_LARGE');
       expect((await notes()).map((n) => n.code)).toEqual(['kept']);
     });
 
