@@ -53,6 +53,18 @@ describe('API key management', () => {
     expect((await revoke(id)).status).toBe(404);
   });
 
+  it('an access token obtained with a key stops working when the key is revoked', async () => {
+    const { id, key } = await issue('oauth');
+    const grant = await fetchJson(`${ws.url}/oauth/token`, 'POST', { token: null, body: { grant_type: 'client_credentials', client_id: id, client_secret: key } });
+    expect(grant.status, JSON.stringify(grant.body)).toBe(200);
+    const token = grant.body.access_token as string;
+    expect((await read(token)).status).toBe(200);
+    expect((await revoke(id)).status).toBe(204);
+    const refused = await read(token);
+    expect(refused.status).toBe(401);
+    expect(refused.body.error.code).toBe('UNAUTHORIZED');
+  });
+
   it('an owner key may revoke a key of its own workspace, not of another', async () => {
     const { id } = await issue('by-owner');
     expect((await revoke(id, ws.apiKey)).status).toBe(204);

@@ -35,6 +35,11 @@ export async function verifyApiKey(store: ControlStore, key: string): Promise<{ 
   return { id: record.id, workspaceId: record.workspaceId };
 }
 
+/** True while the key `id` exists and belongs to `workspaceId` (tokens issued for it check this). */
+export async function apiKeyIsLive(store: ControlStore, id: string, workspaceId: string): Promise<boolean> {
+  return (await store.findApiKey(id))?.workspaceId === workspaceId;
+}
+
 /**
  * Every request checks its key against the control store: one primary-key lookup, the same cost as
  * revalidating a cache would be. So a revoked key, or a key of a deleted workspace, is refused at
