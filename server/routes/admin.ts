@@ -26,7 +26,7 @@ async function ownedWorkspace(ctx: Context, services: Services): Promise<Workspa
 export function adminRoutes(services: Services): Router {
   const router = new Router({ prefix: '/api/admin/v1' });
   const body = jsonBody(services.settings.jsonLimitBytes);
-  const { store, workspaces, dialects } = services;
+  const { store, workspaces } = services;
   const ws = '/orgs/:org/workspaces/:ws';
   addWorkspaceRoutes(router, services, body);
   addApiKeyRoutes(router, services, body);
