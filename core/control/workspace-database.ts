@@ -90,8 +90,11 @@ export async function probeDatabase(dialect: Dialect, database: DatabaseConfig):
       return dialect.schemaExists(driver, database);
     };
     exists = await Promise.race([check(), timeout(PROBE_TIMEOUT_MS)]);
-  } catch {
-    throw validationFailed([{ field: 'database.url', rule: 'connect', message: 'could not connect to the database or read its catalog; check host, port, credentials and database name' }]);
+  } catch (error) {
+    const refused = validationFailed([{ field: 'database.url', rule: 'connect', message: 'could not connect to the database or read its catalog; check host, port, credentials and database name' }]);
+    // For the log only (DNS, login, missing database): the error renderer never sends a cause.
+    refused.cause = error;
+    throw refused;
   } finally {
     // Not awaited: a pool still dialling an unreachable host ends when its attempt does.
     void (driver as Driver | undefined)?.close().catch(() => undefined);

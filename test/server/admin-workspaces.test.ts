@@ -97,7 +97,7 @@ describe.each(vendors)('workspace management on $name', (target) => {
     expect((await admin('DELETE', `/orgs/${ws.org}/workspaces/typo`)).status).toBe(204);
   });
 
-  it('PATCH changes the name; an API key may not PATCH, another workspace cannot be read with it', async () => {
+  it('PATCH changes the name; an API key may not PATCH; bad payloads and unknown workspaces', async () => {
     const res = await admin('PATCH', wsPath(), { name: 'Shop Renamed' });
     expect(res.status).toBe(200);
     expect(res.body.data.name).toBe('Shop Renamed');
@@ -155,6 +155,8 @@ describe.each(vendors)('workspace management on $name', (target) => {
     const key = (await admin('POST', `${path}/api-keys`, { name: 'k' })).body.data.key;
     const records = `/api/v1/${ws.org}/doomed/gadgets/1`;
     expect((await fetchJson(`${ws.url}${records}`, 'GET', { token: key })).status).toBe(200);
+    // The key of one workspace cannot read another's record.
+    expectError(await admin('GET', wsPath(), undefined, key), 403, 'FORBIDDEN');
     expectError(await admin('DELETE', path, undefined, key), 403, 'FORBIDDEN');
     expectError(await admin('DELETE', path, undefined, ws.apiKey), 403, 'FORBIDDEN');
 
