@@ -169,4 +169,20 @@ export interface Dialect extends SqlRenderer {
 
   /** Function, operator and CAST emission for formulas. */
   readonly formula: FormulaDialect;
+
+  // ── Checks before DDL and before a workspace is saved (admin API) ──────────────────────
+
+  /**
+   * The longest identifier the vendor keeps whole, and what it counts. Names are checked against
+   * it before any DDL: PostgreSQL truncates a longer name silently. PostgreSQL 63 bytes
+   * (NAMEDATALEN − 1, manual §4.1.1); MySQL/MariaDB 64 characters (MySQL manual §11.2.1);
+   * SQL Server 128 characters (sysname). `characters` are UTF-16 code units.
+   */
+  readonly maxIdentifierLength: { readonly limit: number; readonly unit: 'bytes' | 'characters' };
+
+  /** True when the configured schema (PostgreSQL, SQL Server) or database (MySQL) exists. */
+  schemaExists(db: Executor, config: DatabaseConfig): Promise<boolean>;
+
+  /** Why `url` cannot be this vendor's connection string, or null; checked before connecting. */
+  urlProblem(url: string): string | null;
 }

@@ -88,7 +88,7 @@ export async function startService(options: StartOptions = {}): Promise<RunningS
     workspaces,
     dialects,
     issuer,
-    authPlugins: [adminTokenPlugin(admin.hash), apiKeyPlugin(store), internalOAuthPlugin(issuer), externalJwtPlugin(identityProviderOf)],
+    authPlugins: [adminTokenPlugin(admin.hash), apiKeyPlugin(store), internalOAuthPlugin(issuer, store), externalJwtPlugin(identityProviderOf)],
     logger,
     settings: { ...DEFAULT_SETTINGS, ...options.settings },
   };
