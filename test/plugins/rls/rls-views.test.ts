@@ -38,8 +38,13 @@ describe.each(vendors)('RLS rules of the entity apply to every view on $name', (
   let openTasks: ViewRef;
   let openProjects: ViewRef;
 
-  const taskRows = async () =>
-    (await c.ws.db.query(`SELECT id, project_id, owner, title FROM ${c.tasks} ORDER BY id`)).map((r) => ({ ...r, id: Number(r.id), project_id: r.project_id === null ? null : Number(r.project_id) }));
+  const taskRows = async (): Promise<TaskRow[]> =>
+    (await c.ws.db.query(`SELECT id, project_id, owner, title FROM ${c.tasks} ORDER BY id`)).map((r) => ({
+      id: Number(r.id),
+      project_id: r.project_id === null ? null : Number(r.project_id),
+      owner: String(r.owner),
+      title: r.title === null ? null : String(r.title),
+    }));
   const viewData = (view: ViewRef, query: string, token = alice) => c.ws.call('GET', `/api/data/${view.slug}${query}`, { token });
 
   async function createView(entity: string, name: string): Promise<ViewRef> {
