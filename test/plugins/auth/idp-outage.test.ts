@@ -35,6 +35,7 @@ const CASES: readonly Case[] = [
   { document: 'jwks', mode: 'junk' },
   { document: 'jwks', mode: 'wrong-shape' },
   { document: 'jwks', mode: 'redirect' },
+  { document: 'jwks', mode: 'huge' },
 ];
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
