@@ -7,7 +7,7 @@ import type { ControlStore } from '../../../core/control/store.ts';
 import { ApiError } from '../../../core/errors.ts';
 import { apiKeyIsLive, verifyApiKey } from '../api-key/api-key-plugin.ts';
 import type { AuthPlugin, AuthRequest, Principal } from '../auth-plugin.ts';
-import { looksLikeJwt, unverifiedIssuer } from '../jwt-shape.ts';
+import { CLOCK_TOLERANCE_SECONDS, looksLikeJwt, refuseFutureIssuedAt, unverifiedIssuer } from '../jwt-shape.ts';
 import type { SigningKey } from './signing-key.ts';
 
 export const TOKEN_LIFETIME_SECONDS = 3600;
@@ -53,7 +53,8 @@ export function internalOAuthPlugin(issuer: InternalIssuer, store: ControlStore)
     async authenticate(request: AuthRequest): Promise<Principal | null> {
       if (!looksLikeJwt(request.token) || unverifiedIssuer(request.token) !== issuer.issuer()) return null;
       try {
-        const { payload } = await jwtVerify(request.token, keys, { issuer: issuer.issuer(), algorithms: ['ES256'], clockTolerance: 30, requiredClaims: ['sub', 'exp'] });
+        const { payload } = await jwtVerify(request.token, keys, { issuer: issuer.issuer(), algorithms: ['ES256'], clockTolerance: CLOCK_TOLERANCE_SECONDS, requiredClaims: ['sub', 'exp'] });
+        refuseFutureIssuedAt(payload);
         const workspaceId = payload[WORKSPACE_CLAIM];
         if (typeof workspaceId !== 'string' || typeof payload.sub !== 'string') throw new ApiError('UNAUTHORIZED', 'invalid token');
         if (!(await apiKeyIsLive(store, payload.sub, workspaceId))) throw new ApiError('UNAUTHORIZED', 'the API key this token was issued for has been revoked');
