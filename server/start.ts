@@ -44,6 +44,8 @@ export interface StartOptions {
   readonly http?: Partial<HttpLimits>;
   /** Origins allowed by CORS (CORS_ORIGINS); none: no CORS headers at all. */
   readonly corsOrigins?: readonly string[];
+  /** Trust X-Forwarded-* headers (TRUST_PROXY). */
+  readonly trustProxy?: boolean;
   /** How long the control database may take to answer at start. */
   readonly controlConnectTimeoutMs?: number;
 }
@@ -119,7 +121,7 @@ export async function startService(options: StartOptions = {}): Promise<RunningS
   const demo = options.demo ? await seedDemo(services, embedded, options.dataDir, admin.token) : undefined;
   const credentialsFile = keepAdminToken(options.dataDir, admin.token, options.adminToken, demo);
   const limits = { ...DEFAULT_HTTP_LIMITS, ...options.http };
-  const server = createHttpServer(createApp(services, { corsOrigins: options.corsOrigins ?? [] }).callback(), limits, logger);
+  const server = createHttpServer(createApp(services, { corsOrigins: options.corsOrigins ?? [], ...(options.trustProxy === undefined ? {} : { trustProxy: options.trustProxy }) }).callback(), limits, logger);
   const port = await listen(server, options.port ?? 0, options.host ?? '127.0.0.1');
   const url = `http://${options.host ?? '127.0.0.1'}:${port}`;
   listeningUrl = url;
