@@ -1,5 +1,5 @@
 /** Creating and syncing workspaces (DESIGN §10: creating one syncs it). */
-import { ApiError } from '../errors.ts';
+import { ApiError, serviceUnavailable } from '../errors.ts';
 import type { DialectRegistry } from '../../dialects/registry.ts';
 import { PayloadReader, SLUG } from './payload.ts';
 import type { WorkspaceCache } from './runtime.ts';
@@ -41,7 +41,7 @@ export async function syncById(store: ControlStore, cache: WorkspaceCache, works
   } catch (error) {
     if (error instanceof ApiError) throw error;
     if (dialect.mapError(error)?.kind === 'connection_lost') {
-      throw new ApiError('SERVICE_UNAVAILABLE', `the database of workspace '${workspace.slug}' cannot be reached`);
+      throw serviceUnavailable(`the database of workspace '${workspace.slug}' cannot be reached`, error);
     }
     throw error;
   } finally {
@@ -62,7 +62,8 @@ export async function createWorkspace(store: ControlStore, cache: WorkspaceCache
   } catch (error) {
     await cache.forget(workspace.id);
     await store.deleteWorkspace(workspace.id);
-    if (error instanceof ApiError) throw error;
+    // A database that cannot be reached at creation is the payload's problem (400), not an outage.
+    if (error instanceof ApiError && error.code !== 'SERVICE_UNAVAILABLE') throw error;
     throw new ApiError('VALIDATION_FAILED', 'the workspace database could not be read; check database.url and database.schema', [
       { field: 'database', rule: 'connect', message: 'could not connect to or introspect the database' },
     ]);
