@@ -34,6 +34,8 @@ export interface Config {
   readonly corsOrigins: readonly string[];
   readonly trustProxy: boolean;
   readonly http: HttpLimits;
+  /** How long the control database may take to answer at start. */
+  readonly controlConnectTimeoutMs: number;
   /** SIGTERM: how long /readyz answers 503 while requests are still served. */
   readonly drainMs: number;
 }
@@ -140,6 +142,7 @@ export function readConfig(env: Env, writableDir: (dir: string) => string | unde
     corsOrigins: corsOrigins(reader),
     trustProxy: reader.oneOf('TRUST_PROXY', ['true', 'false'], 'false') === 'true',
     http: httpLimits(reader),
+    controlConnectTimeoutMs: reader.seconds('CONTROL_CONNECT_TIMEOUT_SECONDS', 10_000, 300),
     drainMs: reader.integer('SHUTDOWN_DRAIN_SECONDS', 5, 0, 300) * 1000,
   };
   const dirProblem = writableDir(config.dataDir);

@@ -55,6 +55,7 @@ try {
     http: config.http,
     corsOrigins: config.corsOrigins,
     trustProxy: config.trustProxy,
+    controlConnectTimeoutMs: config.controlConnectTimeoutMs,
   });
 } catch (error) {
   if (error instanceof StartupError) fail([error.message], 1);

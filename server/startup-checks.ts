@@ -52,8 +52,11 @@ const REASONS: Record<string, string> = {
 };
 
 function reasonOf(error: unknown): string {
-  const code = (error as { code?: unknown } | null)?.code;
-  return (typeof code === 'string' && REASONS[code]) || (typeof code === 'string' ? code : 'no answer');
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  if (typeof code === 'string') return REASONS[code] ?? code;
+  // pg reports a connection the far side dropped (a proxy, a firewall) without a code.
+  if (typeof message === 'string' && /terminated|closed/i.test(message)) return 'the connection was closed before the server answered';
+  return 'no answer';
 }
 
 /** The first query of the start, bounded in time: an unroutable host would otherwise hang. */

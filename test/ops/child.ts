@@ -6,7 +6,7 @@ const ROOT = new URL('../..', import.meta.url).pathname;
 /** Variables of the service that the test runner's own environment must not leak into a child. */
 const SERVICE_VARIABLES = [
   'PORT', 'HOST', 'DATA_DIR', 'CONTROL_DATABASE_URL', 'ADMIN_TOKEN', 'PUBLIC_URL', 'LOG_LEVEL', 'DEMO',
-  'COUNT_ESTIMATE_THRESHOLD', 'IMPORT_LIMIT_BYTES', 'CORS_ORIGINS', 'SHUTDOWN_DRAIN_SECONDS', 'TRUST_PROXY',
+  'COUNT_ESTIMATE_THRESHOLD', 'IMPORT_LIMIT_BYTES', 'CORS_ORIGINS', 'SHUTDOWN_DRAIN_SECONDS', 'TRUST_PROXY', 'CONTROL_CONNECT_TIMEOUT_SECONDS',
 ];
 
 export interface Child {

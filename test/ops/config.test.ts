@@ -1,5 +1,6 @@
 /** Operators' mistakes at start (issue 14, item 8): one plain line per problem, non-zero exit, no stack trace. */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -49,6 +50,21 @@ describe('configuration checked before anything starts', () => {
       expect(lines[0]).toContain(host);
       expect(child.stdout() + child.stderr()).not.toContain('s3cret-pw');
       expect(stackLines(child.stderr())).toEqual([]);
+    }
+  }, 60_000);
+
+  it('a control database that accepts the connection and never answers: cut after CONTROL_CONNECT_TIMEOUT_SECONDS', async () => {
+    const silent = createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const port = (silent.address() as AddressInfo).port;
+    try {
+      const started = Date.now();
+      const child = runMain({ DATA_DIR: join(dir, 'silent'), CONTROL_DATABASE_URL: `postgres://postgres@127.0.0.1:${port}/db`, CONTROL_CONNECT_TIMEOUT_SECONDS: '2' });
+      expect(await child.exited()).not.toBe(0);
+      expect(Date.now() - started).toBeLessThan(15_000);
+      expect(child.stderr().trim()).toBe(`CONTROL_DATABASE_URL: cannot reach the control database at 127.0.0.1:${port}/db (no answer within 2 s)`);
+    } finally {
+      silent.close();
     }
   }, 60_000);
 
