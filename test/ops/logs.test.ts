@@ -8,6 +8,8 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type RunningService } from '../../server/start.ts';
 import { ADMIN_TOKEN, fetchJson } from '../support/harness.ts';
+import mysql from 'mysql2/promise';
+import { MYSQL_ADMIN_URL, mariadbTarget } from '../support/mysql-target.ts';
 import { postgresTarget, vendorsToRun, type ProvisionedDatabase } from '../support/vendors.ts';
 
 type Line = Record<string, unknown>;
@@ -79,9 +81,21 @@ describe('request log levels and the streamed import line', () => {
   });
 });
 
-const servers = await vendorsToRun([postgresTarget]);
+const servers = await vendorsToRun([postgresTarget, mariadbTarget]);
 
-describe.runIf(servers.length > 0)('a workspace database that is gone', () => {
+/** MariaDB keeps sessions on a dropped database open (PostgreSQL's forced drop ends them): end them. */
+async function endSessions(vendor: string, database: string): Promise<void> {
+  if (vendor !== 'mariadb') return;
+  const admin = await mysql.createConnection(MYSQL_ADMIN_URL);
+  try {
+    const [rows] = await admin.query('SELECT id FROM information_schema.processlist WHERE db = ?', [database]);
+    for (const row of rows as { id: number }[]) await admin.query(`KILL ${Number(row.id)}`).catch(() => undefined);
+  } finally {
+    await admin.end();
+  }
+}
+
+describe.each(servers)('a workspace database that is gone on $name', (target) => {
   const lines: Line[] = [];
   let service: RunningService;
   let db: ProvisionedDatabase;
@@ -89,7 +103,7 @@ describe.runIf(servers.length > 0)('a workspace database that is gone', () => {
 
   beforeAll(async () => {
     service = await startService({ adminToken: ADMIN_TOKEN, logger: pino({ level: 'info' }, sinkInto(lines)) });
-    db = await postgresTarget.provision(service, true);
+    db = await target.provision(service, true);
     const admin = (path: string, body: unknown) => fetchJson(`${service.url}${path}`, 'POST', { body }, ADMIN_TOKEN);
     await admin('/api/admin/v1/orgs', { slug: 'logs', name: 'logs' });
     expect((await admin('/api/admin/v1/orgs/logs/workspaces', { slug: 'gone', name: 'gone', database: db.database })).status).toBe(201);
@@ -106,24 +120,36 @@ describe.runIf(servers.length > 0)('a workspace database that is gone', () => {
     missing.pathname = '/wdapi_no_such_database';
     const refused = new URL(url);
     refused.port = '1';
-    for (const [slug, target] of [['missing', missing], ['refused', refused]] as const) {
-      const res = await fetchJson(`${service.url}/api/admin/v1/orgs/logs/workspaces`, 'POST', { body: { slug, name: slug, database: { vendor: 'postgres', url: target.toString() } } }, ADMIN_TOKEN);
+    for (const [slug, where] of [['missing', missing], ['refused', refused]] as const) {
+      const res = await fetchJson(`${service.url}/api/admin/v1/orgs/logs/workspaces`, 'POST', { body: { slug, name: slug, database: { vendor: db.database.vendor, url: where.toString() } } }, ADMIN_TOKEN);
       expect(res.status, slug).toBe(400);
       expect(res.body.error.code).toBe('VALIDATION_FAILED');
     }
   });
 
+  it('an unexpected database error is 500 with the request id only, logged at error with the cause', async () => {
+    // Behind the service's back: its model still has the table.
+    await db.query(`DROP TABLE ${db.table('orders')}`);
+    const res = await fetchJson(`${service.url}/api/v1/logs/gone/orders`, 'GET', {}, key);
+    expect(res.status).toBe(500);
+    expect(res.body.error).toEqual({ code: 'INTERNAL_ERROR', message: `internal error; request id ${res.headers.get('x-request-id')}` });
+    const line = await lineOf(lines, res.headers.get('x-request-id'));
+    expect(line).toMatchObject({ level: 50, status: 500 });
+    expect(JSON.stringify(line?.err)).toMatch(/orders/);
+  });
+
   it('answers 503 without the cause, and logs the cause at warn in the request line', async () => {
-    expect((await fetchJson(`${service.url}/api/v1/logs/gone/orders?size=1`, 'GET', {}, key)).status).toBe(200);
+    expect((await fetchJson(`${service.url}/api/v1/logs/gone/customers?size=1`, 'GET', {}, key)).status).toBe(200);
     await db.drop(); // DROP DATABASE: new connections fail with "database does not exist"
-    let res = await fetchJson(`${service.url}/api/v1/logs/gone/orders?size=1`, 'GET', {}, key);
-    for (let i = 0; i < 5 && res.status === 200; i++) res = await fetchJson(`${service.url}/api/v1/logs/gone/orders?size=1`, 'GET', {}, key);
-    res = await fetchJson(`${service.url}/api/v1/logs/gone/orders?size=1`, 'GET', {}, key);
+    await endSessions(target.name, new URL(String(db.database.url)).pathname.slice(1));
+    let res = await fetchJson(`${service.url}/api/v1/logs/gone/customers?size=1`, 'GET', {}, key);
+    for (let i = 0; i < 5 && res.status === 200; i++) res = await fetchJson(`${service.url}/api/v1/logs/gone/customers?size=1`, 'GET', {}, key);
+    res = await fetchJson(`${service.url}/api/v1/logs/gone/customers?size=1`, 'GET', {}, key);
     expect(res.status).toBe(503);
     expect(res.body.error.code).toBe('SERVICE_UNAVAILABLE');
-    expect(JSON.stringify(res.body)).not.toMatch(/does not exist|3D000|wdapi_/);
+    expect(JSON.stringify(res.body)).not.toMatch(/does not exist|Unknown database|3D000|1049|wdapi_/);
     const line = await lineOf(lines, res.headers.get('x-request-id'));
     expect(line).toMatchObject({ level: 40, status: 503 });
-    expect(JSON.stringify(line?.err)).toMatch(/3D000|does not exist/);
+    expect(JSON.stringify(line?.err)).toMatch(/3D000|does not exist|1049|Unknown database/);
   });
 });
