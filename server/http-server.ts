@@ -12,7 +12,7 @@
  *   tell those routes apart;
  * - keep-alive: Node's `keepAliveTimeout`.
  */
-import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import { createServer, STATUS_CODES, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
@@ -52,7 +52,7 @@ function rawResponse(code: ErrorCode, message: string): string {
   const status = STATUS_BY_CODE[code];
   const headers = { ...RAW_HEADERS, 'content-length': String(Buffer.byteLength(body)) };
   const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}`);
-  return `HTTP/1.1 ${status} ${status === 408 ? 'Request Timeout' : status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}\r\n${lines.join('\r\n')}\r\n\r\n${body}`;
+  return `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\n${lines.join('\r\n')}\r\n\r\n${body}`;
 }
 
 function clientErrorAnswer(error: NodeJS.ErrnoException, limits: HttpLimits): { code: ErrorCode; message: string } {
