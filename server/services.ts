@@ -13,6 +13,12 @@ export interface ServiceSettings {
   readonly jsonLimitBytes: number;
 }
 
+/** What the process is doing; read by /readyz and the response headers. */
+export interface Lifecycle {
+  /** Set on SIGTERM: readiness fails so balancers move away while requests are still served. */
+  draining: boolean;
+}
+
 export interface Services {
   readonly store: ControlStore;
   readonly workspaces: WorkspaceCache;
@@ -22,4 +28,5 @@ export interface Services {
   readonly issuer: InternalIssuer;
   readonly logger: Logger;
   readonly settings: ServiceSettings;
+  readonly lifecycle: Lifecycle;
 }

@@ -4,7 +4,7 @@
  * flag as it was and the schema unchanged.
  */
 import { render } from '../sql.ts';
-import { ApiError, badRequest, validationFailed } from '../errors.ts';
+import { ApiError, badRequest, serviceUnavailable, validationFailed } from '../errors.ts';
 import type { Dialect } from '../../dialects/dialect.ts';
 import type { ColumnType } from '../schema/introspection.ts';
 import { camelCase, snakeCase } from '../schema/names.ts';
@@ -50,7 +50,7 @@ async function migrate(store: ControlStore, cache: WorkspaceCache, runtime: Work
   } catch (error) {
     const mapped = runtime.dialect.mapError(error);
     if (error instanceof ApiError) throw error;
-    if (mapped?.kind === 'connection_lost') throw new ApiError('SERVICE_UNAVAILABLE', 'the workspace database is unavailable; try again shortly');
+    if (mapped?.kind === 'connection_lost') throw serviceUnavailable('the workspace database is unavailable; try again shortly', error);
     throw new ApiError('CONFLICT', 'the workspace database refused the schema change');
   } finally {
     await store.saveMigration(runtime.workspace.id, entity, previous);

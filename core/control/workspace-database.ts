@@ -91,10 +91,9 @@ export async function probeDatabase(dialect: Dialect, database: DatabaseConfig):
     };
     exists = await Promise.race([check(), timeout(PROBE_TIMEOUT_MS)]);
   } catch (error) {
-    const refused = validationFailed([{ field: 'database.url', rule: 'connect', message: 'could not connect to the database or read its catalog; check host, port, credentials and database name' }]);
-    // For the log only (DNS, login, missing database): the error renderer never sends a cause.
-    refused.cause = error;
-    throw refused;
+    // The cause is for the log only (DNS, login, missing database): the error renderer never sends it.
+    const problem = { field: 'database.url', rule: 'connect', message: 'could not connect to the database or read its catalog; check host, port, credentials and database name' };
+    throw validationFailed([problem], error);
   } finally {
     // Not awaited: a pool still dialling an unreachable host ends when its attempt does.
     void (driver as Driver | undefined)?.close().catch(() => undefined);

@@ -3,7 +3,7 @@
  * workspace is saved only once its database has been reached and its schema found, so a typo
  * costs a 400, not a workspace without entities that holds its slug.
  */
-import { ApiError } from '../errors.ts';
+import { ApiError, serviceUnavailable } from '../errors.ts';
 import type { DialectRegistry } from '../../dialects/registry.ts';
 import { PayloadReader, SLUG } from './payload.ts';
 import type { WorkspaceCache } from './runtime.ts';
@@ -32,7 +32,7 @@ export async function syncById(store: ControlStore, cache: WorkspaceCache, works
   } catch (error) {
     if (error instanceof ApiError) throw error;
     if (dialect.mapError(error)?.kind === 'connection_lost') {
-      throw new ApiError('SERVICE_UNAVAILABLE', `the database of workspace '${workspace.slug}' cannot be reached`);
+      throw serviceUnavailable(`the database of workspace '${workspace.slug}' cannot be reached`, error);
     }
     throw error;
   } finally {
@@ -41,11 +41,11 @@ export async function syncById(store: ControlStore, cache: WorkspaceCache, works
 }
 
 /** A sync that fails after the probe passed (a catalog the user may not read): the payload is at fault. */
+/** A database that cannot be read while creating or moving a workspace is the payload's problem (400), not an outage. */
 function unreadable(error: unknown): ApiError {
-  if (error instanceof ApiError) return error;
-  return new ApiError('VALIDATION_FAILED', 'the workspace database could not be read; check database.url and database.schema', [
-    { field: 'database', rule: 'connect', message: 'could not connect to or introspect the database' },
-  ]);
+  if (error instanceof ApiError && error.code !== 'SERVICE_UNAVAILABLE') return error;
+  const problem = { field: 'database', rule: 'connect', message: 'could not connect to or introspect the database' };
+  return new ApiError('VALIDATION_FAILED', 'the workspace database could not be read; check database.url and database.schema', [problem], undefined, error);
 }
 
 export async function createWorkspace(store: ControlStore, cache: WorkspaceCache, dialects: DialectRegistry, org: OrgRecord, body: unknown): Promise<{ workspace: WorkspaceRecord; sync: SyncResult }> {

@@ -2,8 +2,12 @@
 import { decodeJwt, type JWTPayload } from 'jose';
 import { ApiError } from '../../core/errors.ts';
 
-/** Tokens beyond this size are refused unread (a 100 KB token must not cost a parse). */
-export const MAX_TOKEN_LENGTH = 8192;
+/**
+ * Tokens beyond this size are refused unread (a 100 KB token must not cost a parse). IdP tokens
+ * with many group claims reach tens of KB; the HTTP header limit (64 KiB by default,
+ * MAX_HEADER_BYTES) bounds what can arrive, so this matches it.
+ */
+export const MAX_TOKEN_LENGTH = 64 * 1024;
 
 /** Three base64url parts, whatever the length. */
 export function hasJwtShape(token: string): boolean {
