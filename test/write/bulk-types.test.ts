@@ -96,12 +96,17 @@ describe.each(vendors)('bulk writes every type as a create does, on $name', (tar
     expect(written.api.label).toBe('C:\\udir \\uD83D');
   });
 
-  it('a lone UTF-16 surrogate is stored as a create stores it', async () => {
+  it('a lone UTF-16 surrogate is refused by bulk as by a create, naming the field, and nothing is written (issue 14)', async () => {
     const label = 'half \ud83d pair';
-    expect((await ws.call('POST', ws.records('/typed'), { body: { code: 'lone-one', label } })).status).toBe(201);
-    const res = await bulk({ rows: [{ code: 'lone-bulk', label }] });
+    const created = await ws.call('POST', ws.records('/typed'), { body: { code: 'lone-one', label } });
+    expect(created.status).toBe(400);
+    expect(created.body.error).toMatchObject({ code: 'VALIDATION_FAILED', details: [expect.objectContaining({ field: 'label' })] });
+    const res = await bulk({ rows: [{ code: 'lone-bulk', label }, { code: 'lone-fine', label: 'whole pair \ud83d\ude00' }] });
     expect(res.status).toBe(201);
-    expect(await stored('lone-bulk')).toEqual(await stored('lone-one'));
+    expect(res.body.data).toMatchObject({ successCount: 1, failureCount: 1 });
+    expect(res.body.data.errors[0]).toMatchObject({ row: 0, field: 'label', code: 'VALIDATION_FAILED' });
+    const rows = await ws.db.query(`SELECT code FROM ${ws.db.table('typed')} WHERE code LIKE 'lone-%' ORDER BY code`);
+    expect(rows.map((r) => r.code)).toEqual(['lone-fine']);
   });
 
   it('a value the column type refuses fails the request with a 4xx and writes nothing', async () => {
