@@ -88,6 +88,7 @@ export async function prepareImport(ctx: ImportContext, body: AsyncIterable<Buff
   const conflict = conflictOf(scope, options);
   const source = await openCsv(body, { limitBytes: ctx.limitBytes, ...(options.delimiter !== undefined ? { delimiter: options.delimiter } : {}) });
   const first = await firstRecord(source.records);
+  if (options.header && first.problem !== undefined) throw badRequest(`the header line ${first.problem.replace(/;.*$/, '')}`);
   const header = options.header ? first.fields : null;
   const records = options.header ? source.records : prepend(first, source.records);
   if (resumed && resumed.header !== null && JSON.stringify(resumed.header) !== JSON.stringify(header)) {

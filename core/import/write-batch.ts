@@ -57,6 +57,10 @@ function widthProblem(row: SourceRow, width: number): RowProblem {
   return { row: row.row, line: row.line, code: 'VALIDATION_FAILED', message: `has ${row.fields.length} field(s); the file's rows have ${width}` };
 }
 
+function bytesProblem(row: SourceRow, problem: string): RowProblem {
+  return { row: row.row, line: row.line, code: 'VALIDATION_FAILED', message: problem };
+}
+
 function toProblems(errors: readonly BulkError[], rows: readonly SourceRow[]): RowProblem[] {
   return errors.map((e) => {
     const source = rows[e.row];
@@ -75,23 +79,24 @@ async function insertRows(writer: BatchWriter, bodies: Record<string, unknown>[]
 }
 
 export async function writeBatch(writer: BatchWriter, batch: Batch): Promise<BatchOutcome> {
-  const widthProblems: RowProblem[] = [];
+  const sourceProblems: RowProblem[] = [];
   const rows: SourceRow[] = [];
   for (const row of batch.rows) {
-    if (row.fields.length !== writer.mapping.width) widthProblems.push(widthProblem(row, writer.mapping.width));
+    if (row.problem !== undefined) sourceProblems.push(bytesProblem(row, row.problem));
+    else if (row.fields.length !== writer.mapping.width) sourceProblems.push(widthProblem(row, writer.mapping.width));
     else rows.push(row);
   }
   const bodies = rows.map((row) => rowBody(row, writer.mapping, writer.method));
   try {
     const written = writer.method === 'INSERT' ? await insertRows(writer, bodies) : await updateRows(writer, bodies);
-    const problems = [...widthProblems, ...toProblems(written.errors, rows)].sort((a, b) => a.row - b.row);
+    const problems = [...sourceProblems, ...toProblems(written.errors, rows)].sort((a, b) => a.row - b.row);
     const rejected = rejectedRows(batch.rows, problems);
     return { successCount: written.successCount, skippedCount: written.skippedCount, failureCount: rejected.length, problems, rejected };
   } catch (error) {
     const translated = translateDbError(writer.runtime.dialect, writer.scope.root.entity, error);
     if (!(translated instanceof ApiError) || !BATCH_FAILURES.has(translated.code)) throw translated;
     const earlier = (translated.extra?.result as { errors?: BulkError[] } | undefined)?.errors ?? [];
-    const problems = [...widthProblems, ...toProblems(earlier, rows)].sort((a, b) => a.row - b.row);
+    const problems = [...sourceProblems, ...toProblems(earlier, rows)].sort((a, b) => a.row - b.row);
     return { successCount: 0, skippedCount: 0, failureCount: batch.rows.length, problems, rejected: [...batch.rows], failure: { code: translated.code, message: translated.message } };
   }
 }
