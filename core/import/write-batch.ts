@@ -20,6 +20,7 @@ import { checkRow, type RowValues } from '../write/validate.ts';
 import { parseScalar } from '../write/coerce.ts';
 import { rowBody, type Batch, type SourceRow } from './batches.ts';
 import type { ImportMapping, ImportMethod } from './mapping.ts';
+import { writeMarker } from './markers.ts';
 
 export interface RowProblem {
   readonly row: number;
@@ -41,6 +42,7 @@ export interface BatchOutcome {
 }
 
 export interface BatchWriter {
+  readonly jobId: string;
   readonly runtime: WorkspaceRuntime;
   readonly scope: ReadScope;
   readonly policy: WritePolicy;
@@ -73,9 +75,33 @@ function rejectedRows(rows: readonly SourceRow[], problems: readonly RowProblem[
   return rows.filter((r) => failed.has(r.row));
 }
 
-async function insertRows(writer: BatchWriter, bodies: Record<string, unknown>[]): Promise<{ successCount: number; skippedCount: number; errors: BulkError[] }> {
-  const result = await writeBulkRows(writer.runtime, writer.scope, writer.policy, writer.viewUuid, { rows: bodies, ...writer.conflict });
+/** Writes the batch's marker inside the transaction of its rows. */
+type MarkBatch = (tx: Executor, counts: { successCount: number; skippedCount: number; failureCount: number }) => Promise<void>;
+
+/** `earlierFailures`: rows refused before the write (bad bytes, wrong width). */
+function markerOf(writer: BatchWriter, batch: Batch, earlierFailures: number): MarkBatch {
+  return (tx, counts) => writeMarker(writer.runtime, tx, writer.jobId, {
+    batch: batch.batch, fingerprint: batch.fingerprint,
+    successCount: counts.successCount, skippedCount: counts.skippedCount, failureCount: earlierFailures + counts.failureCount,
+  });
+}
+
+async function insertRows(writer: BatchWriter, bodies: Record<string, unknown>[], mark: MarkBatch): Promise<{ successCount: number; skippedCount: number; errors: BulkError[] }> {
+  const result = await writeBulkRows(writer.runtime, writer.scope, writer.policy, writer.viewUuid, { rows: bodies, ...writer.conflict }, (tx, r) => mark(tx, r));
   return { successCount: result.successCount, skippedCount: result.skippedCount, errors: result.errors };
+}
+
+/**
+ * The connection died during the batch: its COMMIT may or may not have happened. Never "nothing
+ * was written": the marker tells on resume.
+ */
+function connectionLost(writer: BatchWriter, error: unknown): boolean {
+  const cause = error instanceof ApiError ? error.cause : error;
+  return writer.runtime.dialect.mapError(cause)?.kind === 'connection_lost';
+}
+
+function outcomeUnknown(batch: Batch): ApiError {
+  return new ApiError('SERVICE_UNAVAILABLE', `the connection to the workspace database was lost; the outcome of batch ${batch.batch} is unknown (rows ${batch.fromRow}–${batch.toRow}); resume checks it`);
 }
 
 export async function writeBatch(writer: BatchWriter, batch: Batch): Promise<BatchOutcome> {
@@ -87,12 +113,14 @@ export async function writeBatch(writer: BatchWriter, batch: Batch): Promise<Bat
     else rows.push(row);
   }
   const bodies = rows.map((row) => rowBody(row, writer.mapping, writer.method));
+  const mark = markerOf(writer, batch, sourceProblems.length);
   try {
-    const written = writer.method === 'INSERT' ? await insertRows(writer, bodies) : await updateRows(writer, bodies);
+    const written = writer.method === 'INSERT' ? await insertRows(writer, bodies, mark) : await updateRows(writer, bodies, mark);
     const problems = [...sourceProblems, ...toProblems(written.errors, rows)].sort((a, b) => a.row - b.row);
     const rejected = rejectedRows(batch.rows, problems);
     return { successCount: written.successCount, skippedCount: written.skippedCount, failureCount: rejected.length, problems, rejected };
   } catch (error) {
+    if (connectionLost(writer, error)) throw outcomeUnknown(batch);
     const translated = translateDbError(writer.runtime.dialect, writer.scope.root.entity, error);
     if (!(translated instanceof ApiError) || !BATCH_FAILURES.has(translated.code)) throw translated;
     const earlier = (translated.extra?.result as { errors?: BulkError[] } | undefined)?.errors ?? [];
@@ -150,7 +178,7 @@ async function updateOne(writer: BatchWriter, tx: Executor, update: PreparedUpda
  * Method UPDATE: a row whose key matches no row (or only a row hidden from the caller by
  * row-level security) is a failure of that row (NOT_FOUND), never an insert.
  */
-async function updateRows(writer: BatchWriter, bodies: readonly Record<string, unknown>[]): Promise<{ successCount: number; skippedCount: number; errors: BulkError[] }> {
+async function updateRows(writer: BatchWriter, bodies: readonly Record<string, unknown>[], mark: MarkBatch): Promise<{ successCount: number; skippedCount: number; errors: BulkError[] }> {
   const { ready, errors } = prepareUpdates(writer, bodies);
   const entity = writer.scope.root.entity;
   let successCount = 0;
@@ -160,6 +188,7 @@ async function updateRows(writer: BatchWriter, bodies: readonly Record<string, u
       if (await updateOne(writer, tx, update)) successCount++;
       else missing.push({ row: update.index, code: 'NOT_FOUND', message: `no ${entity.name} record with ${entity.idField.name} ${String(update.id)} exists; UPDATE changes existing rows only` });
     }
+    await mark(tx, { successCount, skippedCount: 0, failureCount: new Set([...errors, ...missing].map((e) => e.row)).size });
   });
   return { successCount, skippedCount: 0, errors: [...errors, ...missing].sort((a, b) => a.row - b.row) };
 }

@@ -166,6 +166,9 @@ export function createMssqlDialect(name = 'mssql'): Dialect {
       runUpsert(db, renderSql, tableRef(statement.table, config), statement),
     estimateRows,
     mapError: mapMssqlError,
+    // T-SQL has no CREATE TABLE IF NOT EXISTS; OBJECT_ID takes the quoted two-part name as text.
+    createTableIfMissing: (table: string, definition: Sql, config: DatabaseConfig) =>
+      sql`IF OBJECT_ID(${`${quoteIdent(schemaOf(config))}.${quoteIdent(table)}`}, 'U') IS NULL CREATE TABLE ${tableRef(table, config)} (${definition})`,
   };
 }
 

@@ -134,6 +134,8 @@ export function createMysqlDialect(name = 'mysql'): Dialect {
       runUpsert(db, renderSql, tableRef(statement.table, config), statement),
     estimateRows,
     mapError: mapMysqlError,
+    createTableIfMissing: (table: string, definition: Sql, config: DatabaseConfig) =>
+      sql`CREATE TABLE IF NOT EXISTS ${tableRef(table, config)} (${definition})`,
   };
 }
 

@@ -84,6 +84,8 @@ export function createPostgresDialect(
       return typeof rows === 'number' ? rows : null;
     },
     mapError: mapPostgresError,
+    createTableIfMissing: (table: string, definition: Sql, config: DatabaseConfig) =>
+      sql`CREATE TABLE IF NOT EXISTS ${tableRef(table, config)} (${definition})`,
   };
 }
 

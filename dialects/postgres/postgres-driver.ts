@@ -38,16 +38,23 @@ export function createPgDriver(config: DatabaseConfig): Driver {
     query: executor.query,
     async transaction<T>(work: (tx: Executor) => Promise<T>): Promise<T> {
       const client = await pool.connect();
+      // A connection lost while checked out also emits 'error' (pg emits it on an unexpected end
+      // even when the query in flight fails with it); unheard, it would end the process.
+      const ignore = (): void => undefined;
+      client.on('error', ignore);
+      let broken = false;
       try {
         await client.query('BEGIN');
         const result = await work(executorOf(client));
         await client.query('COMMIT');
         return result;
       } catch (error) {
-        await client.query('ROLLBACK').catch(() => undefined);
+        await client.query('ROLLBACK').catch(() => (broken = true));
         throw error;
       } finally {
-        client.release();
+        client.off('error', ignore);
+        // A client whose ROLLBACK failed is gone or unusable: the pool must drop it, not reuse it.
+        client.release(broken);
       }
     },
     async ping(): Promise<void> {
