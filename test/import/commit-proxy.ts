@@ -1,7 +1,7 @@
 /**
  * A TCP proxy between the service and a shared database server that can cut the connection at a
- * transaction's COMMIT: either after forwarding it (the database commits, the service never hears
- * the answer: the outcome is unknown to it) or instead of forwarding it (nothing is committed).
+ * transaction's COMMIT: either after the database answered it (committed; the answer is dropped,
+ * so the outcome is unknown to the service) or instead of forwarding it (nothing is committed).
  * It recognises the PostgreSQL simple-query message `Q` "COMMIT" and the MySQL COM_QUERY (0x03)
  * "COMMIT", which is how pg and mysql2 end a transaction.
  */
@@ -53,9 +53,8 @@ export class CommitProxy {
       socket.on('close', () => this.sockets.delete(socket));
     }
     upstream.on('data', (chunk: Buffer) => client.write(chunk));
-    let cutting = false;
     upstream.on('close', () => client.destroy());
-    client.on('close', () => cutting || upstream.destroy());
+    client.on('close', () => upstream.destroy());
     client.on('data', (chunk: Buffer) => {
       if (!this.cut || !isCommit(chunk)) return void upstream.write(chunk);
       if (this.cut.skip > 0) {
@@ -65,14 +64,20 @@ export class CommitProxy {
       const { mode } = this.cut;
       this.cut = undefined;
       this.cuts++;
-      cutting = true;
       // The server's answer must never reach the service: stop relaying before anything else.
       upstream.removeAllListeners('data');
-      upstream.resume();
-      client.destroy();
-      // end() flushes the COMMIT and then closes: the server runs it before it sees the end.
-      if (mode === 'after-commit') upstream.end(chunk, () => setTimeout(() => upstream.destroy(), 200));
-      else upstream.destroy();
+      if (mode === 'before-commit') {
+        client.destroy();
+        upstream.destroy();
+        return;
+      }
+      // The COMMIT goes on; when the server answers, it has committed: only then both ends are
+      // cut, so the service loses the answer and the test finds the batch committed.
+      upstream.once('data', () => {
+        client.destroy();
+        upstream.destroy();
+      });
+      upstream.write(chunk);
     });
   }
 
