@@ -91,15 +91,13 @@ async function insertRows(writer: BatchWriter, bodies: Record<string, unknown>[]
   return { successCount: result.successCount, skippedCount: result.skippedCount, errors: result.errors };
 }
 
-/**
- * The connection died during the batch: its COMMIT may or may not have happened. Never "nothing
- * was written": the marker tells on resume.
- */
+/** True when the connection died during the batch: its COMMIT may or may not have happened. */
 function connectionLost(writer: BatchWriter, error: unknown): boolean {
   const cause = error instanceof ApiError ? error.cause : error;
   return writer.runtime.dialect.mapError(cause)?.kind === 'connection_lost';
 }
 
+/** Never "nothing was written" here: the batch's marker tells on resume. */
 function outcomeUnknown(batch: Batch): ApiError {
   return new ApiError('SERVICE_UNAVAILABLE', `the connection to the workspace database was lost; the outcome of batch ${batch.batch} is unknown (rows ${batch.fromRow}–${batch.toRow}); resume checks it`);
 }
