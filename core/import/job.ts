@@ -17,7 +17,7 @@ import type { FailedBatch, ImportJobStore, JobCounts, JobOptions, JobRecord } fr
 import { autoMapping, checkMapping, explicitMapping, importableColumns, positionalMapping, type ImportMapping } from './mapping.ts';
 import { dropMarkers, ensureMarkerTable, MARKER_TABLE, readMarkers, type BatchMarker } from './markers.ts';
 import type { ImportOptions } from './options.ts';
-import { writeBatch, type BatchWriter } from './write-batch.ts';
+import { recheckBatch, writeBatch, type BatchWriter } from './write-batch.ts';
 
 export type ImportEvent =
   | { event: 'started'; jobId: string; mapping: Record<string, string>; skippedColumns: string[] }
@@ -224,14 +224,15 @@ class ImportRun {
 
   /**
    * A batch the workspace database committed (its marker is there) that the job store lacks: it is
-   * recorded with the marker's counts and not written again. Its rejected rows, if any, are not
-   * listed in the report: only their count is known.
+   * recorded with the marker's counts and not written again. Its rejected rows are found again by
+   * validation alone (see recheckBatch); the counts are the marker's.
    */
   private async adopt(batch: Batch, marker: BatchMarker, emit: (event: ImportEvent) => void): Promise<void> {
     this.checkSameFile(batch, marker.fingerprint);
+    const { problems, rejected } = recheckBatch(this.writer, batch);
     this.add(batch, marker);
     const t = this.totals;
-    await this.ctx.jobs.recordBatch(this.jobId, { batch: batch.batch, fromRow: batch.fromRow, toRow: batch.toRow, fingerprint: batch.fingerprint }, [], [], t);
+    await this.ctx.jobs.recordBatch(this.jobId, { batch: batch.batch, fromRow: batch.fromRow, toRow: batch.toRow, fingerprint: batch.fingerprint }, rejected, problems, t);
     emit({ event: 'progress', batch: batch.batch, batchesDone: t.batchesDone, rowsRead: batch.toRow, successCount: t.successCount, errorCount: t.failureCount });
   }
 

@@ -12,7 +12,7 @@ import type { Executor } from '../../dialects/dialect.ts';
 import { predicateSql, type CompileContext } from '../query/compile-read.ts';
 import { ROOT_ALIAS } from '../query/joins.ts';
 import { idPredicate } from '../query/plan-read.ts';
-import { writeBulkRows, type BulkError } from '../write/bulk.ts';
+import { validateRows, writeBulkRows, type BulkError } from '../write/bulk.ts';
 import type { BulkRequest } from '../write/bulk-request.ts';
 import { translateDbError } from '../write/db-errors.ts';
 import type { WritePolicy } from '../write/records.ts';
@@ -102,7 +102,8 @@ function outcomeUnknown(batch: Batch): ApiError {
   return new ApiError('SERVICE_UNAVAILABLE', `the connection to the workspace database was lost; the outcome of batch ${batch.batch} is unknown (rows ${batch.fromRow}–${batch.toRow}); resume checks it`);
 }
 
-export async function writeBatch(writer: BatchWriter, batch: Batch): Promise<BatchOutcome> {
+/** Rows refused before any validation (bad bytes, wrong width) apart from the rows to validate. */
+function splitRows(writer: BatchWriter, batch: Batch): { sourceProblems: RowProblem[]; rows: SourceRow[] } {
   const sourceProblems: RowProblem[] = [];
   const rows: SourceRow[] = [];
   for (const row of batch.rows) {
@@ -110,6 +111,26 @@ export async function writeBatch(writer: BatchWriter, batch: Batch): Promise<Bat
     else if (row.fields.length !== writer.mapping.width) sourceProblems.push(widthProblem(row, writer.mapping.width));
     else rows.push(row);
   }
+  return { sourceProblems, rows };
+}
+
+/**
+ * The rejections of a batch that committed while the service lost the answer, found again without
+ * writing: bad bytes, wrong width, validation. Refusals only the database could tell (a key hidden
+ * by row-level security, an UPDATE of a missing row) are not among them.
+ */
+export function recheckBatch(writer: BatchWriter, batch: Batch): { problems: RowProblem[]; rejected: SourceRow[] } {
+  const { sourceProblems, rows } = splitRows(writer, batch);
+  const bodies = rows.map((row) => rowBody(row, writer.mapping, writer.method));
+  const errors = writer.method === 'INSERT'
+    ? validateRows(writer.scope, writer.policy, { rows: bodies, ...writer.conflict }).errors
+    : prepareUpdates(writer, bodies).errors;
+  const problems = [...sourceProblems, ...toProblems(errors, rows)].sort((a, b) => a.row - b.row);
+  return { problems, rejected: rejectedRows(batch.rows, problems) };
+}
+
+export async function writeBatch(writer: BatchWriter, batch: Batch): Promise<BatchOutcome> {
+  const { sourceProblems, rows } = splitRows(writer, batch);
   const bodies = rows.map((row) => rowBody(row, writer.mapping, writer.method));
   const mark = markerOf(writer, batch, sourceProblems.length);
   try {

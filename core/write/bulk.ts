@@ -68,7 +68,8 @@ function checkBulkRow(scope: ReadScope, policy: WritePolicy, row: unknown, index
   }
 }
 
-function validateRows(scope: ReadScope, policy: WritePolicy, request: BulkRequest): { valid: ValidRow[]; errors: BulkError[] } {
+/** Validation only, no database: rows to write and rows refused (the import re-checks committed batches with it). */
+export function validateRows(scope: ReadScope, policy: WritePolicy, request: BulkRequest): { valid: ValidRow[]; errors: BulkError[] } {
   const allowGeneratedId = request.action !== 'ERROR' && request.conflictFields.includes(scope.root.entity.idField.name);
   const valid: ValidRow[] = [];
   const errors: BulkError[] = [];

@@ -9,7 +9,7 @@ import { startWorkspace, type TestWorkspace } from '../support/harness.ts';
 import { mariadbTarget } from '../support/mysql-target.ts';
 import { postgresTarget, vendorsToRun, type VendorTarget } from '../support/vendors.ts';
 import { CommitProxy, type CutMode } from './commit-proxy.ts';
-import { count, doneOf, eventsOf, importFile, jobOf, resumeFile, sync, viewUuidOf } from './helpers.ts';
+import { count, doneOf, eventsOf, importFile, jobOf, reportOf, resumeFile, sync, viewUuidOf } from './helpers.ts';
 
 const vendors = await vendorsToRun([postgresTarget, mariadbTarget]);
 
@@ -27,9 +27,10 @@ function proxied(target: VendorTarget, onProxy: (proxy: CommitProxy) => void): V
   };
 }
 
-function csvOf(prefix: string, rows: number): string {
+/** `rows` rows; rows listed in `bad` carry a quantity that is not a number (refused by validation). */
+function csvOf(prefix: string, rows: number, bad: readonly number[] = []): string {
   let out = 'code,qty\n';
-  for (let i = 1; i <= rows; i++) out += `${prefix}-${i},${i}\n`;
+  for (let i = 1; i <= rows; i++) out += `${prefix}-${i},${bad.includes(i) ? 'many' : i}\n`;
   return out;
 }
 
@@ -48,7 +49,8 @@ describe.each(vendors)('a connection cut at COMMIT on $name', (target) => {
   afterAll(async () => ws?.close());
 
   async function cutThenResume(prefix: string, mode: CutMode, committedRows: number): Promise<void> {
-    const csv = csvOf(prefix, 1200);
+    // Row 600 (batch 2) fails validation: the job's report must list it however batch 2 ended.
+    const csv = csvOf(prefix, 1200, [600]);
     const cuts = proxy.cuts;
     // Batch 1 commits normally; the connection is cut at batch 2's COMMIT.
     proxy.cutAtCommit(mode, 1);
@@ -63,14 +65,15 @@ describe.each(vendors)('a connection cut at COMMIT on $name', (target) => {
     expect(await jobOf(ws, jobId)).toMatchObject({ state: 'FAILED', batchesDone: 1, successCount: 500 });
 
     const done = doneOf(await resumeFile(ws, jobId, csv));
-    expect(done).toMatchObject({ totalCount: 1200, successCount: 1200, failureCount: 0, failedBatches: [] });
+    expect(done).toMatchObject({ totalCount: 1200, successCount: 1199, failureCount: 1, failedBatches: [] });
     const rows = await ws.db.query(`SELECT COUNT(*) AS n, COUNT(DISTINCT code) AS d FROM ${ws.db.table('items')} WHERE code LIKE '${prefix}-%'`);
-    expect([Number(rows[0]?.n), Number(rows[0]?.d)]).toEqual([1200, 1200]);
-    expect(await jobOf(ws, jobId)).toMatchObject({ state: 'DONE', batchesDone: 3, totalCount: 1200, successCount: 1200 });
+    expect([Number(rows[0]?.n), Number(rows[0]?.d)]).toEqual([1199, 1199]);
+    expect(await jobOf(ws, jobId)).toMatchObject({ state: 'DONE', batchesDone: 3, totalCount: 1200, successCount: 1199, failureCount: 1 });
+    expect((await reportOf(ws, jobId)).rows).toEqual([{ row: 600, line: 601, field: 'qty', code: 'VALIDATION_FAILED', message: expect.any(String) }]);
   }
 
   it('after the COMMIT reached the database: batch 2 is committed, resume does not import it again', async () => {
-    await cutThenResume('after', 'after-commit', 1000);
+    await cutThenResume('after', 'after-commit', 999);
   });
 
   it('method UPDATE: a batch committed before the cut is not applied again on resume (a later change stays)', async () => {
