@@ -3,9 +3,9 @@
  * progress bar on stderr from the NDJSON events, prints the summary, and saves the rejections
  * next to the file when some rows were not imported.
  */
-import { createReadStream, createWriteStream, statSync } from 'node:fs';
+import { createReadStream, createWriteStream } from 'node:fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
-import { Readable, Transform } from 'node:stream';
+import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ProgressBar } from './progress.ts';
 
@@ -93,18 +93,23 @@ function summary(done: Event): string {
   return `imported ${done.successCount} of ${done.totalCount} rows; ${done.failureCount} failed, ${done.skippedCount} skipped${failed}\n`;
 }
 
+/** Data rows estimated from line breaks (a quoted cell spanning lines makes it an overestimate). */
+async function estimateRows(file: string, header: boolean): Promise<number> {
+  let breaks = 0;
+  let last = 0x0a;
+  for await (const chunk of createReadStream(file) as AsyncIterable<Buffer>) {
+    for (let at = chunk.indexOf(0x0a); at >= 0; at = chunk.indexOf(0x0a, at + 1)) breaks++;
+    if (chunk.length > 0) last = chunk[chunk.length - 1] ?? last;
+  }
+  const lines = breaks + (last === 0x0a ? 0 : 1);
+  return Math.max(0, lines - (header ? 1 : 0));
+}
+
 export async function runImport(args: ImportArgs): Promise<number> {
   const file = resolve(process.env.WDAPI_CWD ?? process.cwd(), args.file);
-  const size = statSync(file).size;
   const mapping = await mappingId(args);
-  const bar = new ProgressBar(size);
-  const counter = new Transform({
-    transform(chunk: Buffer, _encoding, callback) {
-      bar.sent(chunk.length);
-      callback(null, chunk);
-    },
-  });
-  const body = Readable.toWeb(createReadStream(file).pipe(counter)) as unknown as ReadableStream<Uint8Array>;
+  const bar = new ProgressBar(await estimateRows(file, args.header !== 'false'));
+  const body = Readable.toWeb(createReadStream(file)) as unknown as ReadableStream<Uint8Array>;
   const path = args.resume ? `/api/imports/${args.resume}/resume` : `/api/data/import/${args.view}${query(args, mapping)}`;
   const response = await api(args, path, {
     method: 'POST',
@@ -118,17 +123,17 @@ export async function runImport(args: ImportArgs): Promise<number> {
   for await (const event of lines(response.body)) {
     if (event.event === 'started') {
       jobId = String(event.jobId);
-      process.stderr.write(`job ${jobId}; mapping ${JSON.stringify(event.mapping)}${(event.skippedColumns as string[]).length ? `; skipped columns ${(event.skippedColumns as string[]).join(', ')}` : ''}\n`);
+      bar.note(`job ${jobId}; mapping ${JSON.stringify(event.mapping)}${(event.skippedColumns as string[]).length ? `; skipped columns ${(event.skippedColumns as string[]).join(', ')}` : ''}`);
     } else if (event.event === 'progress') {
       bar.progress({ batchesDone: Number(event.batchesDone), rowsRead: Number(event.rowsRead), errorCount: Number(event.errorCount) });
     } else if (event.event === 'done') done = event;
     else if (event.event === 'error') {
-      bar.finish();
+      bar.finish(false);
       process.stderr.write(`import stopped: ${event.code}: ${event.message}\nresume with: wdapi import ${args.file} --view ${args.view} --resume ${jobId}\n`);
       return 1;
     }
   }
-  bar.finish();
+  bar.finish(done !== undefined);
   if (!done) {
     process.stderr.write(`the connection ended before the import finished; see ${args.url}/api/imports/${jobId}\n`);
     return 1;

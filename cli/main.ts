@@ -5,14 +5,18 @@
  *                [--delimiter ,|;|tab||] [--on-conflict ERROR|IGNORE|UPDATE] [--conflict-columns a,b]
  *                [--resume JOBID] [--url URL] [--token TOKEN]
  *
- * The token comes from --token or WDAPI_TOKEN, the URL from --url, WDAPI_URL or http://localhost:8080.
+ * The token comes from --token or WDAPI_TOKEN, the URL from --url, WDAPI_URL or http://127.0.0.1:8080
+ * (not localhost: Node may resolve it to ::1 while the service listens on 127.0.0.1).
  */
 import { parseArgs } from 'node:util';
 import { runImport } from './import.ts';
 
 const USAGE = `usage: wdapi import FILE --view UUID [--method INSERT|UPDATE] [--mapping NAME] [--header false]
                    [--delimiter X] [--on-conflict ERROR|IGNORE|UPDATE] [--conflict-columns a,b]
-                   [--resume JOBID] [--url URL] [--token TOKEN]   (token also from WDAPI_TOKEN)`;
+                   [--resume JOBID] [--url URL] [--token TOKEN]
+  --url    the service's base URL (default WDAPI_URL, else http://127.0.0.1:8080)
+  --token  an API key or bearer token (default WDAPI_TOKEN)
+From the clone: npm run wdapi -- import FILE --view UUID …`;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -46,7 +50,7 @@ async function main(argv: string[]): Promise<number> {
     file,
     view: values.view,
     token,
-    url: (values.url ?? process.env.WDAPI_URL ?? 'http://localhost:8080').replace(/\/$/, ''),
+    url: (values.url ?? process.env.WDAPI_URL ?? 'http://127.0.0.1:8080').replace(/\/$/, ''),
     ...(values.method ? { method: values.method.toUpperCase() } : {}),
     ...(values.mapping ? { mapping: values.mapping } : {}),
     ...(values.header ? { header: values.header } : {}),

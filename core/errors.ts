@@ -10,8 +10,10 @@ export type ErrorCode =
   | 'FORBIDDEN'
   | 'NOT_FOUND'
   | 'CONFLICT'
+  | 'REQUEST_TIMEOUT'
   | 'PAYLOAD_TOO_LARGE'
   | 'UNSUPPORTED_MEDIA_TYPE'
+  | 'HEADERS_TOO_LARGE'
   | 'REFERENCE_NOT_FOUND'
   | 'SCHEMA_MIGRATION_IN_PROGRESS'
   | 'SERVICE_UNAVAILABLE'
@@ -23,8 +25,11 @@ export class ApiError extends Error {
   /** Extra top-level members of the error body (e.g. the 503's retryAfterSeconds). */
   readonly extra: Record<string, unknown> | undefined;
 
-  constructor(code: ErrorCode, message: string, details?: unknown, extra?: Record<string, unknown>) {
-    super(message);
+  /**
+   * `cause` is for the log only (the driver error behind a 503, say); it never reaches a client.
+   */
+  constructor(code: ErrorCode, message: string, details?: unknown, extra?: Record<string, unknown>, cause?: unknown) {
+    super(message, cause === undefined ? undefined : { cause });
     this.name = 'ApiError';
     this.code = code;
     this.details = details;
@@ -46,7 +51,13 @@ export function notFound(message = 'not found'): ApiError {
   return new ApiError('NOT_FOUND', message);
 }
 
-export function validationFailed(problems: FieldProblem[]): ApiError {
+/** A dependency (a workspace database) cannot serve now; the cause goes to the request's log line. */
+export function serviceUnavailable(message: string, cause: unknown): ApiError {
+  return new ApiError('SERVICE_UNAVAILABLE', message, undefined, undefined, cause);
+}
+
+/** `cause` (a driver error, say) goes to the log only. */
+export function validationFailed(problems: FieldProblem[], cause?: unknown): ApiError {
   const summary = problems.map((p) => `${p.field}: ${p.message}`).join('; ');
-  return new ApiError('VALIDATION_FAILED', `validation failed: ${summary}`, problems);
+  return new ApiError('VALIDATION_FAILED', `validation failed: ${summary}`, problems, undefined, cause);
 }

@@ -176,4 +176,20 @@ export interface Dialect extends SqlRenderer {
    * its per-batch markers in such a table of the workspace database (core/import/markers.ts).
    */
   createTableIfMissing(table: string, definition: Sql, config: DatabaseConfig): Sql;
+
+  // ── Checks before DDL and before a workspace is saved (admin API) ──────────────────────
+
+  /**
+   * The longest identifier the vendor keeps whole, and what it counts. Names are checked against
+   * it before any DDL: PostgreSQL truncates a longer name silently. PostgreSQL 63 bytes
+   * (NAMEDATALEN − 1, manual §4.1.1); MySQL/MariaDB 64 characters (MySQL manual §11.2.1);
+   * SQL Server 128 characters (sysname). `characters` are UTF-16 code units.
+   */
+  readonly maxIdentifierLength: { readonly limit: number; readonly unit: 'bytes' | 'characters' };
+
+  /** True when the configured schema (PostgreSQL, SQL Server) or database (MySQL) exists. */
+  schemaExists(db: Executor, config: DatabaseConfig): Promise<boolean>;
+
+  /** Why `url` cannot be this vendor's connection string, or null; checked before connecting. */
+  urlProblem(url: string): string | null;
 }

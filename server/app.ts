@@ -3,6 +3,7 @@ import Router from '@koa/router';
 import Koa from 'koa';
 import { errorMiddleware } from './middleware/errors.ts';
 import { requestLog } from './middleware/request-log.ts';
+import { corsFor, responseHeaders } from './middleware/response-headers.ts';
 import { adminRoutes } from './routes/admin.ts';
 import { bulkRoutes } from './routes/bulk.ts';
 import { columnRoutes } from './routes/columns.ts';
@@ -16,11 +17,21 @@ import { viewDataRoutes } from './routes/view-data.ts';
 import { viewRoutes } from './routes/views.ts';
 import type { Services } from './services.ts';
 
-export function createApp(services: Services): Koa {
+export interface AppOptions {
+  /** Origins allowed by CORS; empty: no CORS. */
+  readonly corsOrigins?: readonly string[];
+  /** Trust X-Forwarded-* (TRUST_PROXY). */
+  readonly trustProxy?: boolean;
+}
+
+export function createApp(services: Services, options: AppOptions = {}): Koa {
   const app = new Koa();
-  app.proxy = process.env.TRUST_PROXY === 'true';
+  app.proxy = options.trustProxy ?? process.env.TRUST_PROXY === 'true';
   app.silent = true;
+  app.use(responseHeaders(services.lifecycle));
   app.use(requestLog(services.logger));
+  const cors = corsFor(options.corsOrigins ?? []);
+  if (cors) app.use(cors);
   app.use(errorMiddleware());
   // One router holding every route: a single dispatch per request instead of one per module.
   const root = new Router();

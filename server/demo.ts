@@ -14,6 +14,8 @@ export interface DemoCredentials {
 }
 
 const CREDENTIALS_FILE = 'demo-credentials.json';
+/** Where a generated admin token is kept when no demo was seeded with it. */
+const ADMIN_CREDENTIALS_FILE = 'admin-credentials.json';
 
 function readCredentials(dataDir: string | undefined): DemoCredentials | undefined {
   const file = dataDir ? join(dataDir, CREDENTIALS_FILE) : undefined;
@@ -38,4 +40,15 @@ export async function seedDemo(services: Services, embedded: EmbeddedDatabase, d
   // The key is shown once; keeping it beside the embedded data lets a second start print it again.
   if (dataDir) writeFileSync(join(dataDir, CREDENTIALS_FILE), JSON.stringify(credentials, null, 2), { mode: 0o600 });
   return credentials;
+}
+
+/**
+ * Returns the file of the data folder that holds the generated admin token: the demo's file when
+ * the demo was seeded with it, else a file of its own (written when `token` was generated now).
+ */
+export function saveAdminToken(dataDir: string, token: string | undefined, demo: DemoCredentials | undefined): string | undefined {
+  if (demo?.adminToken) return join(dataDir, CREDENTIALS_FILE);
+  const file = join(dataDir, ADMIN_CREDENTIALS_FILE);
+  if (token) writeFileSync(file, JSON.stringify({ adminToken: token }, null, 2), { mode: 0o600 });
+  return existsSync(file) ? file : undefined;
 }

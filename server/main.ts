@@ -1,32 +1,76 @@
-/** `npm start`: serve the API on the embedded database with demo data (README). */
-import { startService } from './start.ts';
+/**
+ * `npm start`: reads and checks the environment (server/config.ts), starts the service, prints the
+ * banner, and drains on SIGTERM. Whatever goes wrong at start is one plain line per problem on
+ * stderr and a non-zero exit, never a stack trace.
+ */
+import pino from 'pino';
+import { readConfig, type Config } from './config.ts';
+import { startService, type RunningService } from './start.ts';
+import { StartupError } from './startup-checks.ts';
 
-const port = Number(process.env.PORT ?? 8080);
-const service = await startService({
-  dataDir: process.env.DATA_DIR ?? './.data',
-  ...(process.env.CONTROL_DATABASE_URL ? { controlDatabaseUrl: process.env.CONTROL_DATABASE_URL } : {}),
-  ...(process.env.ADMIN_TOKEN ? { adminToken: process.env.ADMIN_TOKEN } : {}),
-  ...(process.env.PUBLIC_URL ? { publicUrl: process.env.PUBLIC_URL } : {}),
-  ...(process.env.COUNT_ESTIMATE_THRESHOLD ? { settings: { countEstimateThreshold: Number(process.env.COUNT_ESTIMATE_THRESHOLD) } } : {}),
-  port,
-  host: process.env.HOST ?? '127.0.0.1',
-  demo: true,
-});
+const EXIT_CONFIG = 78; // EX_CONFIG (sysexits.h): the operator's configuration is wrong
 
-const adminToken = service.adminToken ?? service.demo?.adminToken;
-const lines = [
-  `Workspace Data API listening on ${service.url}`,
-  `  admin token:        ${adminToken ?? '(set at first start; see .data/demo-credentials.json or set ADMIN_TOKEN)'}`,
-  `  demo API key:       ${service.demo?.apiKey ?? '(not available)'}`,
-  `  try:                curl -H "Authorization: Bearer <demo API key>" "${service.url}/api/v1/demo/demo/orders?expand=customer&size=5"`,
-];
-process.stdout.write(`${lines.join('\n')}\n`);
+function fail(lines: readonly string[], code: number): never {
+  process.stderr.write(`${lines.join('\n')}\n`);
+  process.exit(code);
+}
+
+/** The admin token is printed only to a terminal, and only when this instance generated it. */
+function adminTokenLine(config: Config, service: RunningService): string {
+  if (config.adminToken) return '(set by ADMIN_TOKEN)';
+  const token = service.adminToken ?? service.demo?.adminToken;
+  if (token && process.stdout.isTTY) return token;
+  if (service.credentialsFile) return `in ${service.credentialsFile}`;
+  return '(generated at first start and shown then; set ADMIN_TOKEN to choose one)';
+}
+
+function banner(config: Config, service: RunningService): string {
+  const lines = [`Workspace Data API listening on ${service.url}`, `  admin token:        ${adminTokenLine(config, service)}`];
+  if (service.demo) {
+    lines.push(
+      `  demo API key:       ${service.demo.apiKey}`,
+      `  try:                curl -H "Authorization: Bearer <demo API key>" "${service.url}/api/v1/demo/demo/orders?expand=customer&size=5"`,
+    );
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+const result = readConfig(process.env);
+if (!result.ok) fail(result.problems, EXIT_CONFIG);
+const { config } = result;
+const logger = pino({ level: config.logLevel });
+
+let service: RunningService;
+try {
+  service = await startService({
+    dataDir: config.dataDir,
+    ...(config.controlDatabaseUrl ? { controlDatabaseUrl: config.controlDatabaseUrl } : {}),
+    ...(config.adminToken ? { adminToken: config.adminToken } : {}),
+    ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}),
+    settings: { countEstimateThreshold: config.countEstimateThreshold },
+    port: config.port,
+    host: config.host,
+    logger,
+    demo: config.demo,
+    http: config.http,
+    corsOrigins: config.corsOrigins,
+    trustProxy: config.trustProxy,
+    controlConnectTimeoutMs: config.controlConnectTimeoutMs,
+  });
+} catch (error) {
+  if (error instanceof StartupError) fail([error.message], 1);
+  const code = (error as NodeJS.ErrnoException).code;
+  // No stack: the operator gets the reason in one line; PORT in use is the usual one.
+  fail([`start failed: ${code === 'EADDRINUSE' ? `${config.host}:${config.port} is already in use (PORT, HOST)` : error instanceof Error ? error.message : String(error)}`], 1);
+}
+process.stdout.write(banner(config, service));
 
 let stopping = false;
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.on(signal, () => {
     if (stopping) return;
     stopping = true;
-    service.close().then(() => process.exit(0), () => process.exit(1));
+    logger.info({ signal }, 'stop requested');
+    service.close(signal === 'SIGTERM' ? config.drainMs : 0).then(() => process.exit(0), () => process.exit(1));
   });
 }

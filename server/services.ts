@@ -14,6 +14,12 @@ export interface ServiceSettings {
   readonly jsonLimitBytes: number;
 }
 
+/** What the process is doing; read by /readyz and the response headers. */
+export interface Lifecycle {
+  /** Set on SIGTERM: readiness fails so balancers move away while requests are still served. */
+  draining: boolean;
+}
+
 export interface Services {
   readonly store: ControlStore;
   readonly workspaces: WorkspaceCache;
@@ -25,4 +31,5 @@ export interface Services {
   readonly settings: ServiceSettings;
   /** This process's instance id and who else is alive, for import jobs (absent: the only process). */
   readonly importLease?: OwnerLease;
+  readonly lifecycle: Lifecycle;
 }

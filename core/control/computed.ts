@@ -4,7 +4,7 @@
  * compiled expression against the workspace's database in a query that returns no rows.
  */
 import { checkFormula, emitFormula, parseFormula, printFormula, type CheckedFormula } from '../formula/index.ts';
-import { ApiError } from '../errors.ts';
+import { ApiError, serviceUnavailable } from '../errors.ts';
 import { render } from '../sql.ts';
 import type { Entity, SchemaModel } from '../schema/model.ts';
 import type { ComputedField, Predicate, ReadScope } from '../query/plan.ts';
@@ -67,7 +67,7 @@ async function probe(runtime: WorkspaceRuntime, view: ViewRecord, field: Compute
     await runtime.driver.query(render(compiled.page, runtime.dialect));
   } catch (error) {
     const kind = runtime.dialect.mapError(error)?.kind;
-    if (kind === 'connection_lost') throw new ApiError('SERVICE_UNAVAILABLE', 'the workspace database is unavailable; try again shortly');
+    if (kind === 'connection_lost') throw serviceUnavailable('the workspace database is unavailable; try again shortly', error);
     const reason = (kind && GATE2_REASONS[kind]) ?? `the workspace database (${runtime.dialect.name}) refused this formula`;
     throw new ApiError('INVALID_FORMULA', reason, { position: { offset: 0, line: 1, column: 1 }, reason: 'database' });
   }

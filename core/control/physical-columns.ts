@@ -4,7 +4,8 @@
  * flag as it was and the schema unchanged.
  */
 import { render } from '../sql.ts';
-import { ApiError, badRequest } from '../errors.ts';
+import { ApiError, badRequest, serviceUnavailable, validationFailed } from '../errors.ts';
+import type { Dialect } from '../../dialects/dialect.ts';
 import type { ColumnType } from '../schema/introspection.ts';
 import { camelCase, snakeCase } from '../schema/names.ts';
 import { checkFormula, parseFormula } from '../formula/index.ts';
@@ -26,6 +27,17 @@ export function columnTypeOfWidget(widgetType: string): ColumnType {
   return type;
 }
 
+/**
+ * Refuses a column name longer than the vendor keeps, before any DDL: PostgreSQL would truncate it
+ * silently and the re-sync would then not find the column.
+ */
+function checkIdentifierLength(dialect: Dialect, column: string, field: string): void {
+  const { limit, unit } = dialect.maxIdentifierLength;
+  const length = unit === 'bytes' ? Buffer.byteLength(column, 'utf8') : column.length;
+  if (length <= limit) return;
+  throw validationFailed([{ field, rule: 'maxLength', message: `gives a column name of ${length} ${unit}; this database allows at most ${limit}` }]);
+}
+
 /** Runs `ddl` with the entity's writes blocked, then re-syncs; the previous flag is restored whatever happens. */
 async function migrate(store: ControlStore, cache: WorkspaceCache, runtime: WorkspaceRuntime, entity: string, ddl: () => Promise<void>): Promise<void> {
   const previous = runtime.entityRecord(entity).migration;
@@ -38,7 +50,7 @@ async function migrate(store: ControlStore, cache: WorkspaceCache, runtime: Work
   } catch (error) {
     const mapped = runtime.dialect.mapError(error);
     if (error instanceof ApiError) throw error;
-    if (mapped?.kind === 'connection_lost') throw new ApiError('SERVICE_UNAVAILABLE', 'the workspace database is unavailable; try again shortly');
+    if (mapped?.kind === 'connection_lost') throw serviceUnavailable('the workspace database is unavailable; try again shortly', error);
     throw new ApiError('CONFLICT', 'the workspace database refused the schema change');
   } finally {
     await store.saveMigration(runtime.workspace.id, entity, previous);
@@ -54,6 +66,7 @@ export async function createPhysicalColumn(
   const type = columnTypeOfWidget(input.widgetType);
   const column = snakeCase(input.fieldName ?? input.displayName);
   const fieldName = camelCase(column);
+  checkIdentifierLength(runtime.dialect, column, input.fieldName === undefined ? 'displayName' : 'fieldName');
   if (entity.fields.some((f) => f.column === column || f.name === fieldName) || entity.relationships.has(fieldName)) {
     throw new ApiError('CONFLICT', `field name '${fieldName}' is already used by ${entity.name}`);
   }

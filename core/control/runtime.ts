@@ -177,7 +177,8 @@ export class WorkspaceCache {
     const generation = this.generation(id);
     const version = await this.store.workspaceVersion(id);
     if (version === undefined) {
-      this.entries.delete(id);
+      // Deleted, maybe through another instance: close its pool here too.
+      await this.forget(id);
       throw notFound('workspace does not exist');
     }
     const entry = this.entries.get(id);

@@ -87,6 +87,21 @@ function toColumn(row: Row): ColumnRecord {
 
 const WORKSPACE_SELECT = sql`SELECT w.*, o.slug AS org_slug FROM ${t('workspaces')} w JOIN ${t('orgs')} o ON o.id = w.org_id`;
 
+/** A workspace without its stored introspection (which can be large), for the admin API. */
+export type WorkspaceSummary = Omit<WorkspaceRecord, 'introspection'> & { syncedAt: string | null };
+
+const SUMMARY_SELECT = sql`SELECT w.id, w.org_id, o.slug AS org_slug, w.slug, w.name, w.database, w.schema_hash, w.version, w.synced_at
+  FROM ${t('workspaces')} w JOIN ${t('orgs')} o ON o.id = w.org_id`;
+
+function toSummary(row: Row): WorkspaceSummary {
+  const { introspection: _i, ...record } = toWorkspace(row);
+  return { ...record, syncedAt: row.synced_at ? new Date(row.synced_at as string).toISOString() : null };
+}
+
+function toOrg(row: Row): OrgRecord {
+  return { id: String(row.id), slug: String(row.slug), name: String(row.name) };
+}
+
 export type NewColumn = Omit<ColumnRecord, 'uuid' | 'position' | 'broken'> & { position?: number };
 
 export class ControlStore {
@@ -152,7 +167,26 @@ export class ControlStore {
 
   async findOrg(slug: string): Promise<OrgRecord | undefined> {
     const row = await this.one(sql`SELECT id, slug, name FROM ${t('orgs')} WHERE slug = ${slug}`);
-    return row ? { id: String(row.id), slug: String(row.slug), name: String(row.name) } : undefined;
+    return row ? toOrg(row) : undefined;
+  }
+
+  async listOrgs(): Promise<OrgRecord[]> {
+    return (await this.rows(sql`SELECT id, slug, name FROM ${t('orgs')} ORDER BY slug`)).map(toOrg);
+  }
+
+  async listWorkspaces(orgId: string): Promise<WorkspaceSummary[]> {
+    return (await this.rows(sql`${SUMMARY_SELECT} WHERE w.org_id = ${orgId} ORDER BY w.slug`)).map(toSummary);
+  }
+
+  async findWorkspaceSummary(orgSlug: string, slug: string): Promise<WorkspaceSummary | undefined> {
+    const row = await this.one(sql`${SUMMARY_SELECT} WHERE o.slug = ${orgSlug} AND w.slug = ${slug}`);
+    return row ? toSummary(row) : undefined;
+  }
+
+  /** Changes name and database settings; every instance reloads the workspace (and reopens its pool). */
+  async updateWorkspace(id: string, name: string, database: WorkspaceRecord['database']): Promise<void> {
+    await this.rows(sql`UPDATE ${t('workspaces')} SET name = ${name}, database = ${JSON.stringify(database)}::jsonb,
+      version = version + 1 WHERE id = ${id}`);
   }
 
   async createWorkspace(org: OrgRecord, slug: string, name: string, database: WorkspaceRecord['database']): Promise<WorkspaceRecord> {
@@ -167,6 +201,10 @@ export class ControlStore {
     return { id, orgId: org.id, orgSlug: org.slug, slug, name, database, introspection: null, schemaHash: null, version: 1 };
   }
 
+  /**
+   * Deletes the workspace and, through ON DELETE CASCADE, everything the store holds for it:
+   * entities, views with their columns, rules and mappings, API keys, identity provider, import jobs.
+   */
   async deleteWorkspace(id: string): Promise<void> {
     await this.rows(sql`DELETE FROM ${t('workspaces')} WHERE id = ${id}`);
   }
@@ -311,6 +349,12 @@ export class ControlStore {
     const row = await this.one(sql`SELECT * FROM ${t('api_keys')} WHERE id = ${id}`);
     if (!row) return undefined;
     return { id: String(row.id), workspaceId: String(row.workspace_id), name: (row.name as string | null) ?? null, secretHash: String(row.secret_hash) };
+  }
+
+  /** Revokes a key of the workspace; false when it has no such key. */
+  async deleteApiKey(workspaceId: string, id: string): Promise<boolean> {
+    const deleted = await this.rows(sql`DELETE FROM ${t('api_keys')} WHERE id = ${id} AND workspace_id = ${workspaceId} RETURNING id`);
+    return deleted.length > 0;
   }
 
   async listApiKeys(workspaceId: string): Promise<{ id: string; name: string | null; createdAt: string }[]> {

@@ -1,36 +1,27 @@
-/** Creating and syncing workspaces (DESIGN §10: creating one syncs it). */
-import { ApiError } from '../errors.ts';
+/**
+ * Creating, changing, syncing and deleting workspaces (DESIGN §10: creating one syncs it). A
+ * workspace is saved only once its database has been reached and its schema found, so a typo
+ * costs a 400, not a workspace without entities that holds its slug.
+ */
+import { ApiError, serviceUnavailable } from '../errors.ts';
 import type { DialectRegistry } from '../../dialects/registry.ts';
 import { PayloadReader, SLUG } from './payload.ts';
 import type { WorkspaceCache } from './runtime.ts';
-import type { ControlStore } from './store.ts';
+import type { ControlStore, WorkspaceSummary } from './store.ts';
 import { syncWorkspace, type SyncResult } from './sync.ts';
 import type { OrgRecord, WorkspaceRecord } from './types.ts';
+import { describeDatabase, probeDatabase, readDatabase } from './workspace-database.ts';
 
-const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
-
-function readDatabase(reader: PayloadReader, dialects: DialectRegistry): WorkspaceRecord['database'] | undefined {
-  const value = reader.body.database;
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    return reader.fail('database', 'required', 'must be an object {vendor, url?, schema?, poolSize?}');
-  }
-  const db = value as Record<string, unknown>;
-  if (typeof db.vendor !== 'string' || !dialects.vendors.includes(db.vendor)) {
-    return reader.fail('database.vendor', 'enum', `must be one of ${dialects.vendors.join(', ')}`);
-  }
-  if (db.url !== undefined && typeof db.url !== 'string') return reader.fail('database.url', 'type', 'must be a string');
-  if (db.vendor !== 'embedded' && typeof db.url !== 'string') return reader.fail('database.url', 'required', 'is required for this vendor');
-  if (db.schema !== undefined && (typeof db.schema !== 'string' || !SCHEMA_NAME.test(db.schema))) {
-    return reader.fail('database.schema', 'pattern', 'must be a plain identifier');
-  }
-  if (db.poolSize !== undefined && (typeof db.poolSize !== 'number' || !Number.isInteger(db.poolSize) || db.poolSize < 1 || db.poolSize > 100)) {
-    return reader.fail('database.poolSize', 'type', 'must be an integer from 1 to 100');
-  }
+/** The workspace record of the admin API: no introspection, the database URL without its password. */
+export function describeWorkspace(workspace: WorkspaceSummary): Record<string, unknown> {
   return {
-    vendor: db.vendor,
-    ...(typeof db.url === 'string' ? { url: db.url } : {}),
-    ...(typeof db.schema === 'string' ? { schema: db.schema } : {}),
-    ...(typeof db.poolSize === 'number' ? { poolSize: db.poolSize } : {}),
+    id: workspace.id,
+    org: workspace.orgSlug,
+    slug: workspace.slug,
+    name: workspace.name,
+    database: describeDatabase(workspace.database),
+    schemaHash: workspace.schemaHash,
+    syncedAt: workspace.syncedAt,
   };
 }
 
@@ -41,12 +32,20 @@ export async function syncById(store: ControlStore, cache: WorkspaceCache, works
   } catch (error) {
     if (error instanceof ApiError) throw error;
     if (dialect.mapError(error)?.kind === 'connection_lost') {
-      throw new ApiError('SERVICE_UNAVAILABLE', `the database of workspace '${workspace.slug}' cannot be reached`);
+      throw serviceUnavailable(`the database of workspace '${workspace.slug}' cannot be reached`, error);
     }
     throw error;
   } finally {
     cache.invalidate(workspace.id);
   }
+}
+
+/** A sync that fails after the probe passed (a catalog the user may not read): the payload is at fault. */
+/** A database that cannot be read while creating or moving a workspace is the payload's problem (400), not an outage. */
+function unreadable(error: unknown): ApiError {
+  if (error instanceof ApiError && error.code !== 'SERVICE_UNAVAILABLE') return error;
+  const problem = { field: 'database', rule: 'connect', message: 'could not connect to or introspect the database' };
+  return new ApiError('VALIDATION_FAILED', 'the workspace database could not be read; check database.url and database.schema', [problem], undefined, error);
 }
 
 export async function createWorkspace(store: ControlStore, cache: WorkspaceCache, dialects: DialectRegistry, org: OrgRecord, body: unknown): Promise<{ workspace: WorkspaceRecord; sync: SyncResult }> {
@@ -56,15 +55,46 @@ export async function createWorkspace(store: ControlStore, cache: WorkspaceCache
   const database = readDatabase(reader, dialects);
   reader.done();
   if (!slug || !database || !name) throw new Error('unreachable: payload checked');
+  await probeDatabase(dialects.get(database.vendor), database);
   const workspace = await store.createWorkspace(org, slug, name, database);
   try {
     return { workspace, sync: await syncById(store, cache, workspace) };
   } catch (error) {
     await cache.forget(workspace.id);
     await store.deleteWorkspace(workspace.id);
-    if (error instanceof ApiError) throw error;
-    throw new ApiError('VALIDATION_FAILED', 'the workspace database could not be read; check database.url and database.schema', [
-      { field: 'database', rule: 'connect', message: 'could not connect to or introspect the database' },
-    ]);
+    throw unreadable(error);
   }
+}
+
+/**
+ * PATCH `{name?, database?}`. New database settings are probed first and the workspace re-synced
+ * from them; when that fails, the stored record is put back as it was. Entities the new database
+ * lacks are removed by the sync, with their views, columns and rules (as a sync always does).
+ */
+export async function updateWorkspace(store: ControlStore, cache: WorkspaceCache, dialects: DialectRegistry, current: WorkspaceRecord, body: unknown): Promise<{ sync: SyncResult | null }> {
+  const reader = new PayloadReader(body, ['name', 'database']);
+  const name = reader.string('name') ?? current.name;
+  const database = readDatabase(reader, dialects, current.database);
+  reader.done();
+  if (!database) throw new Error('unreachable: payload checked');
+  const moved = JSON.stringify(database) !== JSON.stringify(current.database);
+  if (moved) await probeDatabase(dialects.get(database.vendor), database);
+  await store.updateWorkspace(current.id, name, database);
+  if (!moved) {
+    cache.invalidate(current.id);
+    return { sync: null };
+  }
+  try {
+    return { sync: await syncById(store, cache, { ...current, name, database }) };
+  } catch (error) {
+    await store.updateWorkspace(current.id, current.name, current.database);
+    cache.invalidate(current.id);
+    throw unreadable(error);
+  }
+}
+
+/** Deletes the workspace with everything the control store holds for it, and closes its pool here. */
+export async function deleteWorkspace(store: ControlStore, cache: WorkspaceCache, workspaceId: string): Promise<void> {
+  await store.deleteWorkspace(workspaceId);
+  await cache.forget(workspaceId);
 }

@@ -5,7 +5,7 @@
  */
 import type { ILexingError, IToken } from 'chevrotain';
 import { formulaError, type FormulaPosition } from './errors.ts';
-import { Case, End, forbiddenTokens, formulaLexer, LParen, Minus, Not, RParen } from './tokens.ts';
+import { Case, Comma, End, forbiddenTokens, formulaLexer, From, Identifier, LParen, Minus, Not, RParen } from './tokens.ts';
 
 export const MAX_FORMULA_LENGTH = 10_000;
 /** Parentheses, CASE and prefix-operator nesting allowed; deeper formulas are refused. */
@@ -22,12 +22,46 @@ function lexingProblem(error: ILexingError, text: string): Error {
   return formulaError('syntax', `unexpected character '${char}' at column ${position.column}${hint}`, position);
 }
 
+/** One open parenthesis: whether it opened a SUBSTRING call, and what that call has seen so far. */
+interface OpenParen {
+  readonly substring: boolean;
+  separated: boolean;
+}
+
+/**
+ * Tracks the open parentheses to answer one question: is this FROM the first separator of a
+ * SUBSTRING call (`SUBSTRING(s FROM start [FOR length])`)? Any other FROM stays a statement word.
+ */
+class FromContext {
+  private readonly open: OpenParen[] = [];
+  private previous: IToken | undefined;
+
+  /** Called for every token in order; returns true when `token` is a FROM that SUBSTRING allows. */
+  see(token: IToken): boolean {
+    const type = token.tokenType;
+    const top = this.open[this.open.length - 1];
+    let allowed = false;
+    if (type === LParen) {
+      const substring = this.previous?.tokenType === Identifier && this.previous.image.toUpperCase() === 'SUBSTRING';
+      this.open.push({ substring, separated: false });
+    } else if (type === RParen) this.open.pop();
+    else if (top && (type === Comma || type === From)) {
+      allowed = type === From && top.substring && !top.separated;
+      top.separated = true;
+    }
+    this.previous = token;
+    return allowed;
+  }
+}
+
 function checkForbidden(tokens: readonly IToken[], lexErrors: readonly ILexingError[], text: string): void {
   const firstLexError = lexErrors[0];
+  const from = new FromContext();
   for (const token of tokens) {
     if (firstLexError && firstLexError.offset < token.startOffset) break;
+    const allowedFrom = from.see(token);
     const rule = forbiddenTokens.get(token.tokenType);
-    if (!rule) continue;
+    if (!rule || allowedFrom) continue;
     const position = positionOfToken(token);
     throw formulaError(rule.reason, rule.message(token.image, position.column), position);
   }

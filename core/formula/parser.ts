@@ -197,13 +197,34 @@ export class FormulaParser extends CstParser {
     this.CONSUME(t.LParen);
     this.OPTION(() => {
       this.SUBRULE(this.expression);
-      this.MANY(() => {
-        this.CONSUME(t.Comma);
-        this.SUBRULE2(this.expression);
-      });
+      this.OR(this.argumentTailAlts);
     });
     this.CONSUME(t.RParen);
   });
+
+  /**
+   * After the first argument: the standard `FROM start [FOR length]` (gate 1 lets FROM through
+   * only in SUBSTRING; to-ast reads it as the comma form) or the comma-separated rest.
+   */
+  private readonly argumentTailAlts: IOrAlt<unknown>[] = [
+    {
+      ALT: () => {
+        this.CONSUME(t.From);
+        this.SUBRULE2(this.expression);
+        this.OPTION2(() => {
+          this.CONSUME(t.For);
+          this.SUBRULE3(this.expression);
+        });
+      },
+    },
+    {
+      ALT: () =>
+        this.MANY(() => {
+          this.CONSUME(t.Comma);
+          this.SUBRULE4(this.expression);
+        }),
+    },
+  ];
 
   fieldRef = this.RULE('fieldRef', () => {
     this.SUBRULE(this.name);

@@ -230,6 +230,9 @@ class ToAst extends BaseVisitor {
     const nameToken = token(ctx, 'Identifier');
     const name = nameToken.image.toUpperCase();
     const args = this.all(ctx, 'expression');
+    const from = tokens(ctx, 'From')[0];
+    // Gate 1 admits FROM only inside SUBSTRING; this keeps the grammar's wider rule from leaking.
+    if (from && name !== 'SUBSTRING') throw formulaError('statement', 'subqueries and statements (FROM) are not allowed', at(from));
     const fn = functionRegistry.get(name);
     if (aggregateNames.has(name)) {
       throw formulaError('aggregate', `aggregate functions (${name}) are not supported: a formula works on a single row`, at(nameToken));

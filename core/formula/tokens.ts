@@ -27,8 +27,14 @@ export const UnterminatedString = createToken({ name: 'UnterminatedString', patt
 export const UnterminatedIdentifier = createToken({ name: 'UnterminatedIdentifier', pattern: /"(?:[^"]|"")*/ });
 export const StatementWord = keyword(
   'StatementWord',
-  /select|from|where|insert|update|delete|drop|create|alter|truncate|grant|revoke|merge|union|intersect|except|into|join|declare|call|copy/i,
+  /select|where|insert|update|delete|drop|create|alter|truncate|grant|revoke|merge|union|intersect|except|into|join|declare|call|copy/i,
 );
+/**
+ * FROM is a statement word too, except in the standard `SUBSTRING(s FROM start [FOR length])`:
+ * gate 1 lets it through only there (gate.ts); everywhere else it is refused like SELECT.
+ */
+export const From = keyword('From', /from/i, 'FROM');
+export const For = keyword('For', /for/i, 'FOR');
 export const ExecWord = keyword('ExecWord', /execute|exec/i);
 export const ArrayValuesWord = keyword('ArrayValuesWord', /array|values/i);
 
@@ -96,6 +102,8 @@ export const allTokens: TokenType[] = [
   UnterminatedIdentifier,
   NumberLiteral,
   StatementWord,
+  From,
+  For,
   ExecWord,
   ArrayValuesWord,
   CurrentDate,
@@ -156,6 +164,7 @@ export const forbiddenTokens: ReadonlyMap<TokenType, ForbiddenRule> = new Map<To
         message: (image) => `subqueries and statements (${image.toUpperCase()}) are not allowed`,
       },
     ],
+    [From, { reason: 'statement', message: (image) => `subqueries and statements (${image.toUpperCase()}) are not allowed` }],
     [ExecWord, { reason: 'exec', message: (image) => `${image.toUpperCase()} is not allowed` }],
     [ArrayValuesWord, { reason: 'array_values', message: (image) => `${image.toUpperCase()} constructs are not allowed` }],
     [

@@ -1,5 +1,6 @@
 /** Import options from the query string, the X-Import-Mapping header and a saved mapping (DESIGN §9, §12). */
 import { badRequest } from '../errors.ts';
+import { QueryReader, type QueryParams, type QuerySpec } from '../query/query-params.ts';
 import { DELIMITERS } from './csv-source.ts';
 import type { SavedMapping } from './job-store.ts';
 import { readMappingInput, type ImportMethod, type MappingInput } from './mapping.ts';
@@ -15,14 +16,14 @@ export interface ImportOptions {
   readonly conflictColumns?: string[];
 }
 
-export type ImportQuery = Readonly<Record<string, string | string[] | undefined>>;
+export type ImportQuery = QueryParams;
 
-const KNOWN = ['method', 'header', 'delimiter', 'mapping', 'onConflict', 'conflictColumns'];
+const IMPORT_QUERY: QuerySpec = { single: ['method', 'header', 'delimiter', 'mapping', 'onConflict', 'conflictColumns'] };
 
-function single(query: ImportQuery, name: string): string | undefined {
-  const value = query[name];
-  if (Array.isArray(value)) throw badRequest(`'${name}' may be given once`);
-  return value === undefined || value === '' ? undefined : value;
+/** An option's value; an empty one counts as absent. */
+function single(query: QueryReader, name: string): string | undefined {
+  const value = query.single(name);
+  return value === '' ? undefined : value;
 }
 
 function readMethod(text: string | undefined): ImportMethod | undefined {
@@ -57,9 +58,8 @@ function readHeaderMapping(text: string | undefined): MappingInput | undefined {
 }
 
 /** Query options win over a saved mapping's `header` and `method`; a mapping header and a saved mapping exclude each other. */
-export function readImportOptions(query: ImportQuery, mappingHeader: string | undefined, saved: SavedMapping | undefined): ImportOptions {
-  const unknown = Object.keys(query).filter((k) => !KNOWN.includes(k));
-  if (unknown.length > 0) throw badRequest(`unknown import options: ${unknown.join(', ')}; known: ${KNOWN.join(', ')}`);
+export function readImportOptions(params: ImportQuery, mappingHeader: string | undefined, saved: SavedMapping | undefined): ImportOptions {
+  const query = new QueryReader(params, IMPORT_QUERY);
   const explicit = readHeaderMapping(mappingHeader);
   if (explicit && saved) throw badRequest('give either mapping=<savedMappingId> or an X-Import-Mapping header, not both');
   const method = readMethod(single(query, 'method')) ?? saved?.method ?? 'INSERT';

@@ -1,5 +1,6 @@
 /** HTTP query parameters → ReadRequest. Pure; every malformed value is a 400 naming the parameter. */
 import { badRequest } from '../errors.ts';
+import { QueryReader, type QueryParams, type QuerySpec } from './query-params.ts';
 import type { CountMode } from '../control/types.ts';
 import {
   DEFAULT_PAGE_SIZE,
@@ -11,35 +12,30 @@ import {
   type SortRequest,
 } from './request.ts';
 
-export type QueryParams = Record<string, string | string[] | undefined>;
+export type { QueryParams } from './query-params.ts';
 
 const COUNT_MODES: readonly CountMode[] = ['exact', 'estimated', 'none'];
-const FILTER_KEY = /^filter\[(.+)\]$/;
 
-function single(params: QueryParams, name: string): string | undefined {
-  const value = params[name];
-  if (Array.isArray(value)) {
-    if (value.length > 1) throw badRequest(`query parameter '${name}' may be given only once`);
-    return value[0];
-  }
-  return value;
-}
+/**
+ * The query parameters of the record list, get-by-id, create/update (shaping) and the view data
+ * query (DESIGN §6). Lists may repeat and add up (`sort`, as §6 says, and `expand`/`fields`, whose
+ * repeats were always merged); a number or a mode given twice has no one meaning and is refused.
+ */
+export const READ_QUERY: QuerySpec = {
+  single: ['page', 'size', 'count'],
+  repeatable: ['sort', 'expand', 'fields'],
+  families: ['filter'],
+};
 
-function all(params: QueryParams, name: string): string[] {
-  const value = params[name];
-  if (value === undefined) return [];
-  return Array.isArray(value) ? value : [value];
-}
-
-function nonNegativeInteger(params: QueryParams, name: string, fallback: number): number {
-  const text = single(params, name);
+function nonNegativeInteger(params: QueryReader, name: string, fallback: number): number {
+  const text = params.single(name);
   if (text === undefined) return fallback;
   if (!/^\d{1,9}$/.test(text)) throw badRequest(`'${name}' must be a non-negative integer, got '${text}'`);
   return Number(text);
 }
 
-function parsePaths(params: QueryParams, name: string): string[][] | null {
-  const values = all(params, name);
+function parsePaths(params: QueryReader, name: string): string[][] | null {
+  const values = params.all(name);
   if (values.length === 0) return null;
   const items = values.flatMap((v) => v.split(',')).map((s) => s.trim());
   if (items.some((item) => item === '')) throw badRequest(`'${name}' has an empty entry`);
@@ -60,41 +56,36 @@ function parseSortTerm(term: string): SortRequest {
   return { path, direction: lower };
 }
 
-function parseSort(params: QueryParams): SortRequest[] {
-  return all(params, 'sort')
+function parseSort(params: QueryReader): SortRequest[] {
+  return params.all('sort')
     .flatMap((value) => value.split(';'))
     .map((term) => term.trim())
     .filter((term) => term !== '')
     .map(parseSortTerm);
 }
 
-function parseFilters(params: QueryParams): FilterRequest[] {
+function parseFilters(params: QueryReader): FilterRequest[] {
   const filters: FilterRequest[] = [];
-  for (const [key, raw] of Object.entries(params)) {
-    const match = FILTER_KEY.exec(key);
-    if (!match) {
-      if (key.startsWith('filter')) throw badRequest(`filter parameters look like filter[<field>.<operator>]=<value>, got '${key}'`);
-      continue;
-    }
-    const segments = (match[1] ?? '').split('.');
+  for (const [key, values] of params.family('filter')) {
+    const segments = key.split('.');
     const op = segments.pop() ?? '';
     if (!(FILTER_OPERATORS as readonly string[]).includes(op) || segments.length === 0 || segments.some((s) => s === '')) {
-      throw badRequest(`filter '${key}' must name a field and one of the operators: ${FILTER_OPERATORS.join(', ')}`);
+      throw badRequest(`filter 'filter[${key}]' must name a field and one of the operators: ${FILTER_OPERATORS.join(', ')}`);
     }
-    const values = Array.isArray(raw) ? raw : [raw ?? ''];
     for (const value of values) filters.push({ path: segments, op: op as FilterOperator, value });
   }
   return filters;
 }
 
-function parseCount(params: QueryParams): CountMode | null {
-  const value = single(params, 'count');
+function parseCount(params: QueryReader): CountMode | null {
+  const value = params.single('count');
   if (value === undefined) return null;
   if (!(COUNT_MODES as readonly string[]).includes(value)) throw badRequest(`'count' must be one of ${COUNT_MODES.join(', ')}`);
   return value as CountMode;
 }
 
-export function parseReadRequest(params: QueryParams): ReadRequest {
+export function parseReadRequest(query: QueryParams): ReadRequest {
+  const params = new QueryReader(query, READ_QUERY);
   const size = nonNegativeInteger(params, 'size', DEFAULT_PAGE_SIZE);
   if (size < 1 || size > MAX_PAGE_SIZE) throw badRequest(`'size' must be between 1 and ${MAX_PAGE_SIZE}, got ${size}`);
   return {

@@ -83,9 +83,58 @@ function coerceTimestamp(value: unknown): Coerced {
   return ok(date.toISOString());
 }
 
+/** `String.prototype.isWellFormed` is in Node 20; the ES2023 lib this project compiles against does not declare it. */
+interface WellFormedCheck {
+  isWellFormed(): boolean;
+}
+
+/**
+ * Why a string cannot be stored, or null. No text column of PostgreSQL can hold U+0000, and a lone
+ * surrogate has no UTF-8 form (drivers would silently store U+FFFD); refusing both everywhere keeps
+ * vendors alike (DESIGN §4). Two native scans: cheap enough for every cell of a bulk request.
+ */
+export function textProblem(text: string): string | null {
+  if (text.includes('\u0000')) return 'must not contain the NUL character (U+0000)';
+  if (!(text as unknown as WellFormedCheck).isWellFormed()) return 'must not contain a lone surrogate (such as \\ud800): it is not valid Unicode';
+  return null;
+}
+
+export function hasBadText(text: string): boolean {
+  return textProblem(text) !== null;
+}
+
+/**
+ * The problem of the first string (value or object key, at any depth) of a JSON value that cannot
+ * be stored, or null. Iterative: a deeply nested body must not exhaust the stack.
+ */
+export function jsonTextProblem(value: unknown): string | null {
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const item = pending.pop();
+    if (typeof item === 'string') {
+      const problem = textProblem(item);
+      if (problem) return problem;
+    } else if (Array.isArray(item)) {
+      for (const element of item) pending.push(element);
+    } else if (typeof item === 'object' && item !== null) {
+      for (const [key, element] of Object.entries(item)) {
+        const problem = textProblem(key);
+        if (problem) return problem;
+        pending.push(element);
+      }
+    }
+  }
+  return null;
+}
+
+function coerceJson(value: unknown): Coerced {
+  const problem = jsonTextProblem(value);
+  return problem === null ? ok(value) : fail(`${problem} (in a string or key of the JSON value)`);
+}
+
 function coerceText(value: unknown, fromText: boolean): Coerced {
-  // No text column of PostgreSQL can hold U+0000; refusing it everywhere keeps vendors alike (DESIGN §4).
-  if (typeof value === 'string' && value.includes('\u0000')) return fail('must not contain the NUL character (U+0000)');
+  const problem = typeof value === 'string' ? textProblem(value) : null;
+  if (problem) return fail(problem);
   if (typeof value === 'string') return ok(value);
   if (fromText && (typeof value === 'number' || typeof value === 'boolean')) return ok(String(value));
   return fail('must be a string');
@@ -112,7 +161,7 @@ export function parseScalar(type: ColumnType, value: unknown, options: CoerceOpt
     case 'uuid':
       return typeof value === 'string' && UUID.test(value) ? ok(value.toLowerCase()) : fail('must be a UUID');
     case 'json':
-      return ok(value);
+      return coerceJson(value);
     case 'binary':
       return typeof value === 'string' ? ok(Buffer.from(value, 'base64')) : fail('must be a base64 string');
     default:

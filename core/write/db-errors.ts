@@ -1,6 +1,6 @@
 /** Database failures → service errors. Clients never see the driver's message or SQL (DESIGN §5). */
 import type { Dialect } from '../../dialects/dialect.ts';
-import { ApiError } from '../errors.ts';
+import { ApiError, serviceUnavailable } from '../errors.ts';
 import type { Entity } from '../schema/model.ts';
 
 function fieldOfColumn(entity: Entity, column: string | undefined): string | undefined {
@@ -30,9 +30,9 @@ export function translateDbError(dialect: Dialect, entity: Entity, error: unknow
     case 'invalid_value':
       return new ApiError('VALIDATION_FAILED', `a value is not valid for its column${field ? ` (${field})` : ''}`, [{ field: field ?? null, rule: 'type', message: 'is not a valid value for the column' }]);
     case 'connection_lost':
-      return new ApiError('SERVICE_UNAVAILABLE', 'the workspace database is unavailable; try again shortly');
+      return serviceUnavailable('the workspace database is unavailable; try again shortly', error);
     case 'deadlock':
-      return new ApiError('SERVICE_UNAVAILABLE', 'the request conflicted with a concurrent one; try again');
+      return serviceUnavailable('the request conflicted with a concurrent one; try again', error);
     default:
       return error;
   }

@@ -8,7 +8,8 @@ import type { ColumnType } from '../../core/schema/introspection.ts';
 import type { DatabaseConfig, Dialect, Executor, InsertStatement, UpsertStatement } from '../dialect.ts';
 import { mapMssqlError } from './mssql-errors.ts';
 import { BINARY_COLLATION, likePattern, mssqlFormula } from './mssql-formula.ts';
-import { introspectMssql } from './mssql-introspector.ts';
+import { introspectMssql, mssqlSchemaExists } from './mssql-introspector.ts';
+import { urlProblem } from '../connection-url.ts';
 import { MSSQL_MAX_PARAMS, runInsert, runUpsert } from './mssql-upsert.ts';
 
 export function quoteIdent(name: string): string {
@@ -132,6 +133,12 @@ EXEC sp_executesql @drop;
 ALTER TABLE ${table} DROP COLUMN ${ident(column)};`;
 }
 
+/** A `mssql://` URL, or an ADO.NET connection string (`Server=…;Database=…`), as mssql-driver.ts reads them. */
+function mssqlUrlProblem(url: string): string | null {
+  if (/^(mssql|sqlserver):\/\//i.test(url)) return urlProblem(url, ['mssql:', 'sqlserver:'], 'mssql://user:password@host:1433/database');
+  return /^\s*[A-Za-z ]+=/.test(url) ? null : 'is neither an mssql:// URL nor an ADO.NET connection string (Server=…;Database=…)';
+}
+
 export function createMssqlDialect(name = 'mssql'): Dialect {
   const tableRef = (table: string, config: DatabaseConfig): Sql => ident(schemaOf(config), table);
   const renderSql = (fragment: Sql): CompiledSql => render(fragment, renderer);
@@ -169,6 +176,10 @@ export function createMssqlDialect(name = 'mssql'): Dialect {
     // T-SQL has no CREATE TABLE IF NOT EXISTS; OBJECT_ID takes the quoted two-part name as text.
     createTableIfMissing: (table: string, definition: Sql, config: DatabaseConfig) =>
       sql`IF OBJECT_ID(${`${quoteIdent(schemaOf(config))}.${quoteIdent(table)}`}, 'U') IS NULL CREATE TABLE ${tableRef(table, config)} (${definition})`,
+    // Regular identifiers hold 1 to 128 characters (sysname is nvarchar(128); "Database Identifiers").
+    maxIdentifierLength: { limit: 128, unit: 'characters' },
+    schemaExists: (db: Executor, config: DatabaseConfig) => mssqlSchemaExists(db, schemaOf(config)),
+    urlProblem: mssqlUrlProblem,
   };
 }
 

@@ -118,6 +118,11 @@ const LENGTH_TYPES = new Set(['char', 'varchar', 'nchar', 'nvarchar', 'binary', 
 const UNICODE_TYPES = new Set(['nchar', 'nvarchar']);
 const SCALED_TIME_TYPES = new Set(['datetime2', 'datetimeoffset', 'time']);
 
+/** True when the schema exists in the connection's database. */
+export async function mssqlSchemaExists(db: Executor, schema: string): Promise<boolean> {
+  return (await db.query({ text: 'SELECT 1 AS found FROM sys.schemas WHERE name = @p1', params: [schema] })).rows.length > 0;
+}
+
 /** Reads tables, columns, keys and foreign keys of `schema`. */
 export async function introspectMssql(db: Executor, schema: string): Promise<DatabaseSchema> {
   const run = async (text: string): Promise<Row[]> => (await db.query({ text, params: [schema] })).rows;

@@ -8,7 +8,8 @@ import type { ColumnType } from '../../core/schema/introspection.ts';
 import type { DatabaseConfig, Dialect, Executor, InsertStatement, UpsertStatement } from '../dialect.ts';
 import { mapMysqlError } from './mysql-errors.ts';
 import { mysqlFormula } from './mysql-formula.ts';
-import { introspectMysql } from './mysql-introspector.ts';
+import { introspectMysql, mysqlSchemaExists } from './mysql-introspector.ts';
+import { urlProblem } from '../connection-url.ts';
 import { runInsert, runUpsert, serverOf } from './mysql-upsert.ts';
 
 
@@ -136,6 +137,10 @@ export function createMysqlDialect(name = 'mysql'): Dialect {
     mapError: mapMysqlError,
     createTableIfMissing: (table: string, definition: Sql, config: DatabaseConfig) =>
       sql`CREATE TABLE IF NOT EXISTS ${tableRef(table, config)} (${definition})`,
+    // Column names up to 64 characters; longer is an error (MySQL manual §11.2.1, MariaDB "Identifier Names").
+    maxIdentifierLength: { limit: 64, unit: 'characters' },
+    schemaExists: (db: Executor, config: DatabaseConfig) => mysqlSchemaExists(db, config.schema),
+    urlProblem: (url: string) => urlProblem(url, ['mysql:', 'mariadb:'], 'mysql://user:password@host:3306/database'),
   };
 }
 

@@ -30,6 +30,9 @@ const KIND_BY_ERRNO: Record<number, DbErrorKind> = {
   1213: 'deadlock', // ER_LOCK_DEADLOCK
   1205: 'deadlock', // ER_LOCK_WAIT_TIMEOUT: retryable like a deadlock
   1053: 'connection_lost', // ER_SERVER_SHUTDOWN
+  1044: 'connection_lost', // ER_DBACCESS_DENIED_ERROR: refused at connect (the cause is logged)
+  1045: 'connection_lost', // ER_ACCESS_DENIED_ERROR: wrong user or password
+  1049: 'connection_lost', // ER_BAD_DB_ERROR: the database does not exist
   1927: 'connection_lost', // ER_CONNECTION_KILLED (MariaDB)
   2002: 'connection_lost', // CR_CONNECTION_ERROR
   2003: 'connection_lost', // CR_CONN_HOST_ERROR

@@ -104,6 +104,12 @@ const TYPE_MAP: Record<string, ColumnType> = {
   longblob: 'binary',
 };
 
+/** True when the database `schema` (undefined: the connection's) exists; MySQL's schema is a database. */
+export async function mysqlSchemaExists(db: Executor, schema: string | undefined): Promise<boolean> {
+  const text = `SELECT 1 AS found FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = ${DB}`;
+  return (await db.query({ text, params: [schema ?? null] })).rows.length > 0;
+}
+
 /** Reads tables, columns, keys and foreign keys of `schema` (undefined: the connection's database). */
 export async function introspectMysql(db: Executor, schema: string | undefined): Promise<DatabaseSchema> {
   const run = async (text: string): Promise<Row[]> => (await db.query({ text, params: [schema ?? null] })).rows;

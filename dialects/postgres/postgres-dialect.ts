@@ -4,7 +4,8 @@ import type { DatabaseConfig, Dialect, Driver, Executor, InsertStatement, Upsert
 import { createPgDriver } from './postgres-driver.ts';
 import { mapPostgresError } from './postgres-errors.ts';
 import { postgresFormula } from './postgres-formula.ts';
-import { introspectPostgres } from './postgres-introspector.ts';
+import { introspectPostgres, postgresSchemaExists } from './postgres-introspector.ts';
+import { urlProblem } from '../connection-url.ts';
 import { insertHead, runUpsert } from './postgres-upsert.ts';
 
 function quoteIdent(name: string): string {
@@ -86,6 +87,10 @@ export function createPostgresDialect(
     mapError: mapPostgresError,
     createTableIfMissing: (table: string, definition: Sql, config: DatabaseConfig) =>
       sql`CREATE TABLE IF NOT EXISTS ${tableRef(table, config)} (${definition})`,
+    // Longer names are truncated silently (manual §4.1.1, "Identifiers and Key Words").
+    maxIdentifierLength: { limit: 63, unit: 'bytes' },
+    schemaExists: (db: Executor, config: DatabaseConfig) => postgresSchemaExists(db, schemaOf(config)),
+    urlProblem: (url: string) => urlProblem(url, ['postgres:', 'postgresql:'], 'postgres://user:password@host:5432/database'),
   };
 }
 

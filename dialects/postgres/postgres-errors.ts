@@ -22,6 +22,10 @@ const KIND_BY_SQLSTATE: Record<string, DbErrorKind> = {
   '57P01': 'connection_lost', // admin_shutdown
   '57P02': 'connection_lost',
   '57P03': 'connection_lost',
+  // Refused at connect: the client cannot fix these, the operator can (the cause is logged).
+  '28000': 'connection_lost', // invalid_authorization_specification
+  '28P01': 'connection_lost', // invalid_password
+  '3D000': 'connection_lost', // invalid_catalog_name: the database does not exist
 };
 
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND']);

@@ -125,6 +125,13 @@ const TYPE_MAP: Readonly<Record<string, ColumnType>> = {
   bytea: 'binary',
 };
 
+/** True when `schema` exists and the session may use it (without USAGE its tables cannot be read). */
+export async function postgresSchemaExists(db: Executor, schema: string): Promise<boolean> {
+  const text = `select pg_catalog.has_schema_privilege(nspname, 'USAGE') as usable from pg_catalog.pg_namespace where nspname = $1`;
+  const row = (await db.query({ text, params: [schema] })).rows[0];
+  return row !== undefined && cellBool(row.usable);
+}
+
 /** Reads tables, columns, keys and foreign keys of `schema`. */
 export async function introspectPostgres(db: Executor, schema: string): Promise<DatabaseSchema> {
   const run = async (text: string): Promise<Row[]> => (await db.query({ text, params: [schema] })).rows;

@@ -1,8 +1,12 @@
 /**
  * Row-level security as a plan policy (spec "Authentication" rule 7, DESIGN §10, §12). Owners
- * bypass it. For an external user, every enabled rule of the view becomes `column = claim` on
+ * bypass it. For an external user, every enabled rule of the entity becomes `column = claim` on
  * every node that reads the entity (root, count, expansions, update, delete), and writes get the
  * rule columns set from, or checked against, the claims. Nothing is filtered in memory.
+ *
+ * The rules of an entity are those of its default view; a request through another view of the
+ * same entity adds that view's rules and never drops the entity's (issue 14 item 1: a second
+ * view without rules must not open the table).
  */
 import type { WorkspaceRuntime } from '../../core/control/runtime.ts';
 import type { RlsRuleRecord } from '../../core/control/types.ts';
@@ -51,14 +55,22 @@ function forbidden(bound: BoundRule): ApiError {
   return new ApiError('FORBIDDEN', `row-level security: ${bound.field?.name ?? bound.rule.column} must equal the token's '${bound.rule.claim}' claim`);
 }
 
+/**
+ * The enabled rules that guard `entity` for a request through `viewUuid`: the default view's,
+ * plus the named view's own when it is another view of the same entity. Expansions into other
+ * entities get those entities' default-view rules.
+ */
+export function rulesFor(runtime: WorkspaceRuntime, entity: Entity, viewUuid?: string): RlsRuleRecord[] {
+  const defaultUuid = runtime.defaultViewRecord(entity.name)?.uuid;
+  const uuids = [defaultUuid];
+  if (viewUuid && viewUuid !== defaultUuid && runtime.view(viewUuid)?.entity === entity.name) uuids.push(viewUuid);
+  return uuids.flatMap((uuid) => (uuid ? runtime.rulesByView.get(uuid) ?? [] : [])).filter((r) => r.enabled);
+}
+
 export function policiesFor(principal: Principal, runtime: WorkspaceRuntime, viewUuid?: string): Policies {
   if (principal.kind !== 'external') return { read: NO_POLICY, write: OPEN_WRITE_POLICY };
   const claims = principal.claims;
-  const rulesOf = (entity: Entity): BoundRule[] => {
-    const chosen = viewUuid && runtime.view(viewUuid)?.entity === entity.name ? viewUuid : runtime.defaultViewRecord(entity.name)?.uuid;
-    const rules = (chosen ? runtime.rulesByView.get(chosen) : undefined) ?? [];
-    return rules.filter((r) => r.enabled).map((r) => bindRule(entity, r, claims));
-  };
+  const rulesOf = (entity: Entity): BoundRule[] => rulesFor(runtime, entity, viewUuid).map((r) => bindRule(entity, r, claims));
   return {
     read: { rowPredicates: (entity) => rulesOf(entity).map((bound) => predicateOf(bound, entity)) },
     write: {

@@ -47,6 +47,8 @@ export function errorMiddleware() {
     } catch (error) {
       const known = error instanceof ApiError ? error : fromHttpError(error);
       if (known) {
+        // The cause (a driver error behind a 503) goes to the request's log line, never the body.
+        if (known.cause !== undefined) ctx.state.errorCause = known.cause;
         renderError(ctx, known);
         return;
       }

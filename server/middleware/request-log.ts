@@ -1,7 +1,31 @@
-/** Request id, timing and one pino line per request (never tokens or keys: the query string is left out). */
+/**
+ * Request id, timing and one pino line per request (never tokens or keys: the query string is
+ * left out). The line is written when the response is finished or the connection closed, so a
+ * streamed answer (an import's NDJSON events) is timed to its end, not to its first byte.
+ * Levels: 5xx `error` (the service failed), 503 `warn` (a dependency is down, the client may retry),
+ * everything else `info` (4xx are the client's doing).
+ */
 import { randomUUID } from 'node:crypto';
 import type { Context, Next } from 'koa';
 import type { Logger } from 'pino';
+
+type Level = 'error' | 'warn' | 'info';
+
+function levelOf(status: number): Level {
+  if (status === 503) return 'warn';
+  return status >= 500 ? 'error' : 'info';
+}
+
+function writeLine(logger: Logger, ctx: Context, requestId: string, started: bigint): void {
+  const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
+  const status = ctx.res.headersSent ? ctx.res.statusCode : ctx.status;
+  const line: Record<string, unknown> = { requestId, method: ctx.method, path: ctx.path, status, durationMs: Math.round(durationMs * 100) / 100 };
+  // A response that never finished: the client went away or the connection was cut mid-stream.
+  if (!ctx.res.writableFinished) line.aborted = true;
+  const error: unknown = ctx.state.error ?? ctx.state.errorCause;
+  if (error !== undefined) line.err = error;
+  logger[levelOf(status)](line, ctx.state.error ? 'request failed' : 'request');
+}
 
 export function requestLog(logger: Logger) {
   return async (ctx: Context, next: Next): Promise<void> => {
@@ -9,13 +33,8 @@ export function requestLog(logger: Logger) {
     const requestId = randomUUID();
     ctx.state.requestId = requestId;
     ctx.set('X-Request-Id', requestId);
-    try {
-      await next();
-    } finally {
-      const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
-      const line = { requestId, method: ctx.method, path: ctx.path, status: ctx.status, durationMs: Math.round(durationMs * 100) / 100 };
-      if (ctx.state.error) logger.error({ ...line, err: ctx.state.error }, 'request failed');
-      else logger.info(line, 'request');
-    }
+    // 'close' follows 'finish' in every case and also comes when the connection is cut.
+    ctx.res.once('close', () => writeLine(logger, ctx, requestId, started));
+    await next();
   };
 }

@@ -4,17 +4,16 @@ import type { Context } from 'koa';
 import { applyEntityOptions } from '../../core/control/entity-options.ts';
 import { readIdentityProvider } from '../../core/control/identity-provider.ts';
 import { readMigrationFlag } from '../../core/control/migration-flag.ts';
-import { PayloadReader, SLUG } from '../../core/control/payload.ts';
 import type { WorkspaceRuntime } from '../../core/control/runtime.ts';
-import { createWorkspace, syncById } from '../../core/control/workspaces.ts';
+import { syncById } from '../../core/control/workspaces.ts';
 import { createView } from '../../core/control/views.ts';
 import { notFound } from '../../core/errors.ts';
 import { describeSchema } from '../../core/schema/describe.ts';
-import { issueApiKey } from '../../plugins/auth/api-key/api-key-plugin.ts';
-import { authorizeInstanceAdmin } from '../../plugins/auth/authorize.ts';
 import { jsonBody } from '../middleware/json-body.ts';
 import type { Services } from '../services.ts';
-import { ownerAccess, principalOf, requireBearer } from './context.ts';
+import { addApiKeyRoutes } from './admin-api-keys.ts';
+import { addWorkspaceRoutes } from './admin-workspaces.ts';
+import { ownerAccess, requireBearer } from './context.ts';
 import { param } from './params.ts';
 
 async function ownedWorkspace(ctx: Context, services: Services): Promise<WorkspaceRuntime> {
@@ -27,27 +26,10 @@ async function ownedWorkspace(ctx: Context, services: Services): Promise<Workspa
 export function adminRoutes(services: Services): Router {
   const router = new Router({ prefix: '/api/admin/v1' });
   const body = jsonBody(services.settings.jsonLimitBytes);
-  const { store, workspaces, dialects } = services;
+  const { store, workspaces } = services;
   const ws = '/orgs/:org/workspaces/:ws';
-
-  router.post('/orgs', body, async (ctx) => {
-    authorizeInstanceAdmin(await principalOf(ctx, services));
-    const reader = new PayloadReader(ctx.request.body, ['slug', 'name']);
-    const slug = reader.string('slug', { required: true, pattern: SLUG, patternText: 'lower-case letters, digits and dashes' });
-    const name = reader.string('name');
-    reader.done();
-    ctx.body = { data: await store.createOrg(slug ?? '', name ?? slug ?? '') };
-    ctx.status = 201;
-  });
-
-  router.post('/orgs/:org/workspaces', body, async (ctx) => {
-    authorizeInstanceAdmin(await principalOf(ctx, services));
-    const org = await store.findOrg(param(ctx, 'org'));
-    if (!org) throw notFound(`organization '${param(ctx, 'org')}' does not exist`);
-    const { workspace, sync } = await createWorkspace(store, workspaces, dialects, org, ctx.request.body);
-    ctx.body = { data: { id: workspace.id, org: org.slug, slug: workspace.slug, name: workspace.name, database: { vendor: workspace.database.vendor }, ...sync } };
-    ctx.status = 201;
-  });
+  addWorkspaceRoutes(router, services, body);
+  addApiKeyRoutes(router, services, body);
 
   router.post(`${ws}/sync`, async (ctx) => {
     const runtime = await ownedWorkspace(ctx, services);
@@ -83,21 +65,6 @@ export function adminRoutes(services: Services): Router {
     await store.saveMigration(runtime.workspace.id, entity.name, null);
     workspaces.invalidate(runtime.workspace.id);
     ctx.status = 204;
-  });
-
-  router.post(`${ws}/api-keys`, body, async (ctx) => {
-    const runtime = await ownedWorkspace(ctx, services);
-    const reader = new PayloadReader(ctx.request.body ?? {}, ['name']);
-    const name = reader.string('name') ?? null;
-    reader.done();
-    ctx.body = { data: await issueApiKey(store, runtime.workspace.id, name) };
-    ctx.status = 201;
-  });
-
-  router.get(`${ws}/api-keys`, async (ctx) => {
-    const runtime = await ownedWorkspace(ctx, services);
-    const keys = await store.listApiKeys(runtime.workspace.id);
-    ctx.body = { data: keys, meta: { totalElements: keys.length } };
   });
 
   router.put(`${ws}/identity-provider`, body, async (ctx) => {

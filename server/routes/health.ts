@@ -8,6 +8,12 @@ export function healthRoutes(services: Services): Router {
     ctx.body = { status: 'ok' };
   });
   router.get('/readyz', async (ctx) => {
+    // Draining on SIGTERM: not ready, so a balancer stops sending; requests are still served.
+    if (services.lifecycle.draining) {
+      ctx.status = 503;
+      ctx.body = { status: 'draining' };
+      return;
+    }
     try {
       await services.store.ping();
       await services.workspaces.pingAll();

@@ -3,12 +3,14 @@ import Router from '@koa/router';
 import { buildOpenApi } from '../../core/schema/openapi.ts';
 import type { Services } from '../services.ts';
 import { dataAccess } from './context.ts';
+import { param } from './params.ts';
 
 export function openApiRoutes(services: Services): Router {
   const router = new Router();
   router.get('/api/v1/:org/:ws/openapi.json', async (ctx) => {
-    const { org, ws } = ctx.params as Record<string, string>;
-    const { runtime } = await dataAccess(ctx, services, org ?? '', ws ?? '', false);
+    const org = param(ctx, 'org');
+    const ws = param(ctx, 'ws');
+    const { runtime } = await dataAccess(ctx, services, org, ws, false);
     const base = services.issuer.issuer().replace(/\/+$/, '');
     ctx.body = buildOpenApi({
       title: `${org}/${ws} Workspace Data API`,

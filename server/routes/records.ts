@@ -7,10 +7,10 @@ import { createRecord, deleteRecord, updateRecord } from '../../core/write/recor
 import { jsonBody } from '../middleware/json-body.ts';
 import type { Services } from '../services.ts';
 import { dataAccess } from './context.ts';
+import { param } from './params.ts';
 
 function params(ctx: Context): { org: string; ws: string; entity: string; id: string } {
-  const p = ctx.params as Record<string, string>;
-  return { org: p.org ?? '', ws: p.ws ?? '', entity: p.entity ?? '', id: p.id ?? '' };
+  return { org: param(ctx, 'org'), ws: param(ctx, 'ws'), entity: param(ctx, 'entity'), id: param(ctx, 'id') };
 }
 
 export function recordRoutes(services: Services): Router {

@@ -80,6 +80,11 @@ export const examples: readonly (readonly [string, FormulaValue])[] = [
   ["SUBSTRING('hello', 2, -1)", ''],
   ['SUBSTRING(customer.name, 5, 1)', '😀'],
   ["SUBSTRING('hello', 1.5, 2)", 'el'],
+  // the standard SQL form (FROM start [FOR length]) means the same as the comma form
+  ["SUBSTRING('hello' FROM 2 FOR 3)", 'ell'],
+  ['substring(note from 7)', 'World  '],
+  ['SUBSTRING(customer.name FROM qty + 2 FOR 1)', '😀'],
+  ["SUBSTRING(UPPER(code) FROM LENGTH('ab') FOR 2) || '!'", 'B-!'],
   ["REPLACE(note, 'l', 'L')", 'HeLLo WorLd  '],
   ["REPLACE('abc', '', 'x')", 'abc'],
   // numeric functions

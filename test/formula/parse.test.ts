@@ -19,6 +19,14 @@ describe('gate 1 refusals name the construct and its position', () => {
   const cases: [string, string, string, number][] = [
     ['amount + (SELECT 1)', 'statement', 'subqueries and statements (SELECT) are not allowed', 11],
     ['name FROM orders', 'statement', 'subqueries and statements (FROM) are not allowed', 6],
+    ['UPPER(name FROM 2)', 'statement', 'subqueries and statements (FROM) are not allowed', 12],
+    ['SUBSTRING(UPPER(name FROM 2))', 'statement', 'subqueries and statements (FROM) are not allowed', 22],
+    ['SUBSTRING(name, 1 FROM 2)', 'statement', 'subqueries and statements (FROM) are not allowed', 19],
+    ['SUBSTRING(name FROM 1 FROM 2)', 'statement', 'subqueries and statements (FROM) are not allowed', 23],
+    ['SUBSTRING(name FROM (SELECT 1))', 'statement', 'subqueries and statements (SELECT) are not allowed', 22],
+    ['SUBSTRING(name) FROM orders', 'statement', 'subqueries and statements (FROM) are not allowed', 17],
+    ['SUBSTRING(name FOR 2)', 'syntax', "found 'FOR'", 16],
+    ['SUBSTRING(name FROM 1, 2)', 'syntax', "found ','", 22],
     ['a WHERE b', 'statement', 'subqueries and statements (WHERE) are not allowed', 3],
     ['drop', 'statement', 'subqueries and statements (DROP) are not allowed', 1],
     ['1 union 2', 'statement', 'subqueries and statements (UNION) are not allowed', 3],
@@ -80,6 +88,8 @@ describe('gate 1 refusals name the construct and its position', () => {
 
   it('allows forbidden words as quoted names and inside longer identifiers', () => {
     expect(parseFormula('"from" || selection || updatedAt')).toMatchObject({ kind: 'Concat' });
+    expect(parseFormula('SUBSTRING("from" FROM "for" FOR fortune)')).toEqual({ kind: 'Call', name: 'SUBSTRING', args: [{ kind: 'Field', path: ['from'] }, { kind: 'Field', path: ['for'] }, { kind: 'Field', path: ['fortune'] }] });
+    expect(printFormula(parseFormula('"for" || "from"'))).toBe('"for" || "from"');
   });
 
   it('bounds length and nesting', () => {
@@ -156,6 +166,16 @@ describe('grammar', () => {
     expect(parseFormula('current_date')).toEqual({ kind: 'Call', name: 'CURRENT_DATE', args: [] });
     expect(parseFormula('Current_Timestamp')).toEqual({ kind: 'Call', name: 'CURRENT_TIMESTAMP', args: [] });
     expect(parseFormula('now()')).toEqual({ kind: 'Call', name: 'NOW', args: [] });
+  });
+
+  it('reads SUBSTRING(s FROM start [FOR length]) as SUBSTRING(s, start[, length])', () => {
+    expect(parseFormula('SUBSTRING(name FROM 1 FOR 2)')).toEqual(parseFormula('SUBSTRING(name, 1, 2)'));
+    expect(parseFormula('substring(name from 2)')).toEqual({ kind: 'Call', name: 'SUBSTRING', args: [field('name'), num(2)] });
+    expect(parseFormula('Substring(UPPER(a) From b + 1 For 2 * c)')).toEqual(parseFormula('SUBSTRING(UPPER(a), b + 1, 2 * c)'));
+    expect(parseFormula('SUBSTRING(SUBSTRING(a FROM 2) FROM 1 FOR 3)')).toEqual(parseFormula('SUBSTRING(SUBSTRING(a, 2), 1, 3)'));
+    // Words that merely begin with FOR or FROM stay names.
+    expect(parseFormula('SUBSTRING(format FROM fromage FOR forecast)')).toEqual(parseFormula('SUBSTRING(format, fromage, forecast)'));
+    expect(printFormula(parseFormula('substring(a from 1 for 2)'))).toBe('SUBSTRING(a, 1, 2)');
   });
 
   it('reads every CAST type', () => {

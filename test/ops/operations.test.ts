@@ -26,6 +26,8 @@ describe('request logs, health and shutdown', () => {
     const res = await fetchJson(`${service.url}/api/v1/demo/demo/orders?size=1`, 'GET', {}, key);
     expect(res.status).toBe(200);
     const requestId = res.headers.get('x-request-id');
+    // The line is written when the response has finished on the server's side.
+    for (let i = 0; i < 50 && !lines.some((l) => l.requestId === requestId); i++) await new Promise((r) => setTimeout(r, 20));
     const line = lines.find((l) => l.requestId === requestId);
     expect(line).toMatchObject({ method: 'GET', path: '/api/v1/demo/demo/orders', status: 200 });
     expect(typeof line?.durationMs).toBe('number');

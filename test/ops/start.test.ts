@@ -1,6 +1,6 @@
 /** `npm start` as a user runs it: a child process on a fresh data folder, then a second start on the same folder. */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,7 +26,7 @@ interface Started {
 async function start(dataDir: string, port: number): Promise<Started> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     cwd: ROOT,
-    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn', ADMIN_TOKEN: '' },
+    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn', ADMIN_TOKEN: '', CONTROL_DATABASE_URL: '', DEMO: '', SHUTDOWN_DRAIN_SECONDS: '0' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -55,12 +55,19 @@ describe('npm start on a fresh clone', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'wdapi-start-'));
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-  it('serves the demo, prints the credentials, stops cleanly on SIGTERM, and a second start reuses the data', async () => {
+  it('serves the demo, prints the key and where the admin token is, stops cleanly on SIGTERM, and a second start reuses the data', async () => {
     const port = await freePort();
     const first = await start(dataDir, port);
     const output = first.output();
     expect(output).toContain(`http://127.0.0.1:${port}`);
-    expect(output).toMatch(/admin token:\s+wda_/);
+    // stdout is a pipe here, not a terminal: the token stays in the owner-only credentials file.
+    const file = join(dataDir, 'demo-credentials.json');
+    expect(output).toContain(`admin token:        in ${file}`);
+    const adminToken = (JSON.parse(readFileSync(file, 'utf8')) as { adminToken: string }).adminToken;
+    expect(adminToken).toMatch(/^wda_/);
+    expect(output).not.toContain(adminToken);
+    const orgs = await fetch(`http://127.0.0.1:${port}/api/admin/v1/orgs/demo/workspaces/demo/views`, { headers: { authorization: `Bearer ${adminToken}` } });
+    expect(orgs.status).toBe(200);
     const key = apiKeyOf(output);
     expect(key).toMatch(/^wdk_/);
     const list = await fetch(`http://127.0.0.1:${port}/api/v1/demo/demo/orders?expand=customer,customer.region&size=5`, { headers: { authorization: `Bearer ${key}` } });

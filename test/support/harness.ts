@@ -2,7 +2,7 @@
  * A real service on a random loopback port, with one workspace on the chosen vendor.
  * Tests talk HTTP to it and may inspect the workspace database directly.
  */
-import pino from 'pino';
+import pino, { type Logger } from 'pino';
 import { startService, type RunningService } from '../../server/start.ts';
 import type { ProvisionedDatabase, VendorTarget } from './vendors.ts';
 
@@ -61,10 +61,12 @@ export interface WorkspaceOptions {
   fixture?: boolean;
   org?: string;
   ws?: string;
+  /** The service's logger (a test that reads the log passes one with its own destination). */
+  logger?: Logger;
 }
 
 export async function startWorkspace(target: VendorTarget, options: WorkspaceOptions = {}): Promise<TestWorkspace> {
-  const service = await startService({ adminToken: ADMIN_TOKEN, logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }) });
+  const service = await startService({ adminToken: ADMIN_TOKEN, logger: options.logger ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }) });
   const db = await target.provision(service, options.fixture ?? true);
   const org = options.org ?? 'acme';
   const ws = options.ws ?? 'shop';

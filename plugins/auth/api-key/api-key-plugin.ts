@@ -7,6 +7,12 @@ import type { AuthPlugin, AuthRequest, Principal } from '../auth-plugin.ts';
 import { hashSecret, randomToken, sameHash } from '../secrets.ts';
 
 const KEY_FORMAT = /^wdk_([0-9a-f]{16})_([A-Za-z0-9_-]{20,})$/;
+const KEY_ID = /^[0-9a-f]{16}$/;
+
+/** True when `id` has the form of a key id (checked before it reaches a query). */
+export function isApiKeyId(id: string): boolean {
+  return KEY_ID.test(id);
+}
 
 export function parseApiKey(key: string): { id: string; secret: string } | null {
   const match = KEY_FORMAT.exec(key);
@@ -29,27 +35,26 @@ export async function verifyApiKey(store: ControlStore, key: string): Promise<{ 
   return { id: record.id, workspaceId: record.workspaceId };
 }
 
-/** Verified keys are remembered this long, so a revoked key stops working within it (DESIGN §12). */
-const CACHE_MS = 1000;
-const CACHE_LIMIT = 10_000;
+/** True while the key `id` exists and belongs to `workspaceId` (tokens issued for it check this). */
+export async function apiKeyIsLive(store: ControlStore, id: string, workspaceId: string): Promise<boolean> {
+  return (await store.findApiKey(id))?.workspaceId === workspaceId;
+}
 
+/**
+ * Every request checks its key against the control store: one primary-key lookup, the same cost as
+ * revalidating a cache would be. So a revoked key, or a key of a deleted workspace, is refused at
+ * once on every instance sharing the store (issue 14). Concurrent requests with the same key share
+ * one lookup; a request that overlaps the revocation may still pass.
+ */
 export function apiKeyPlugin(store: ControlStore): AuthPlugin {
-  const verifiedAt = new Map<string, { principal: Principal; at: number }>();
   const lookups = new SingleFlight<string, { id: string; workspaceId: string } | null>();
   return {
     name: 'api-key',
     async authenticate(request: AuthRequest): Promise<Principal | null> {
       if (!request.token.startsWith('wdk_')) return null;
-      // Keyed by the token itself: it is in this process's memory for the request anyway.
-      const cacheKey = request.token;
-      const cached = verifiedAt.get(cacheKey);
-      if (cached && Date.now() - cached.at < CACHE_MS) return cached.principal;
-      const verified = await lookups.run(cacheKey, () => verifyApiKey(store, request.token));
+      const verified = await lookups.run(request.token, () => verifyApiKey(store, request.token));
       if (!verified) throw new ApiError('UNAUTHORIZED', 'invalid API key');
-      const principal: Principal = { kind: 'owner', workspaceId: verified.workspaceId, subject: verified.id };
-      if (verifiedAt.size >= CACHE_LIMIT) verifiedAt.clear();
-      verifiedAt.set(cacheKey, { principal, at: Date.now() });
-      return principal;
+      return { kind: 'owner', workspaceId: verified.workspaceId, subject: verified.id };
     },
   };
 }

@@ -7,7 +7,7 @@ import { errors, jwtVerify, type JWTPayload } from 'jose';
 import type { IdentityProviderConfig } from '../../../core/control/types.ts';
 import { ApiError } from '../../../core/errors.ts';
 import type { AuthPlugin, AuthRequest, Principal } from '../auth-plugin.ts';
-import { looksLikeJwt, unverifiedIssuer } from '../jwt-shape.ts';
+import { CLOCK_TOLERANCE_SECONDS, hasJwtShape, looksLikeJwt, refuseFutureIssuedAt, unverifiedIssuer } from '../jwt-shape.ts';
 import { KeySetCache } from './key-sets.ts';
 
 export const MESSAGES = {
@@ -16,7 +16,11 @@ export const MESSAGES = {
   audience: 'token audience does not match configured audience',
   expired: 'token has expired',
   invalid: 'invalid token',
+  jwtExpected: 'a JWT access token from the identity provider (or an API key) is expected',
 } as const;
+
+/** Prefixes of this service's own credentials: their plugins give their own messages. */
+const OWN_CREDENTIAL_PREFIXES = ['wdk_', 'wda_'];
 
 const ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'];
 
@@ -37,6 +41,15 @@ function translate(error: unknown): ApiError {
 
 function checkClaims(payload: JWTPayload): void {
   if (typeof payload.sub !== 'string' || payload.sub === '') throw unauthorized('token is missing required claim: sub');
+  refuseFutureIssuedAt(payload);
+}
+
+/**
+ * An opaque bearer (a session id, another service's token) on a workspace whose users sign in at
+ * an identity provider: say what is expected instead of "unknown credential".
+ */
+function isForeignOpaqueToken(token: string): boolean {
+  return !hasJwtShape(token) && !OWN_CREDENTIAL_PREFIXES.some((prefix) => token.startsWith(prefix));
 }
 
 /**
@@ -57,7 +70,13 @@ export function externalJwtPlugin(lookup: IdentityProviderLookup, keySets = new 
   return {
     name: 'external-jwt',
     async authenticate(request: AuthRequest): Promise<Principal | null> {
-      if (!request.workspaceId || !looksLikeJwt(request.token)) return null;
+      if (!request.workspaceId) return null;
+      if (isForeignOpaqueToken(request.token)) {
+        const config = await lookup(request.workspaceId);
+        if (config?.enabled) throw unauthorized(MESSAGES.jwtExpected);
+        return null;
+      }
+      if (!looksLikeJwt(request.token)) return null;
       const config = await lookup(request.workspaceId);
       if (!config || !config.enabled) throw unauthorized(MESSAGES.notConfigured);
       const cacheKey = `${request.workspaceId} ${request.token}`;
@@ -81,7 +100,7 @@ async function verify(token: string, workspaceId: string, config: IdentityProvid
       issuer: config.issuerUrl,
       ...(config.audience ? { audience: config.audience } : {}),
       algorithms: ALGORITHMS,
-      clockTolerance: 30,
+      clockTolerance: CLOCK_TOLERANCE_SECONDS,
       requiredClaims: ['sub', 'exp'],
     });
     checkClaims(payload);

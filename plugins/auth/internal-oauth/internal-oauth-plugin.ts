@@ -5,9 +5,9 @@
 import { createLocalJWKSet, jwtVerify, SignJWT, errors } from 'jose';
 import type { ControlStore } from '../../../core/control/store.ts';
 import { ApiError } from '../../../core/errors.ts';
-import { verifyApiKey } from '../api-key/api-key-plugin.ts';
+import { apiKeyIsLive, verifyApiKey } from '../api-key/api-key-plugin.ts';
 import type { AuthPlugin, AuthRequest, Principal } from '../auth-plugin.ts';
-import { looksLikeJwt, unverifiedIssuer } from '../jwt-shape.ts';
+import { CLOCK_TOLERANCE_SECONDS, looksLikeJwt, refuseFutureIssuedAt, unverifiedIssuer } from '../jwt-shape.ts';
 import type { SigningKey } from './signing-key.ts';
 
 export const TOKEN_LIFETIME_SECONDS = 3600;
@@ -42,16 +42,22 @@ export function jwksDocument(issuer: InternalIssuer): { keys: unknown[] } {
   return { keys: [issuer.key.publicJwk] };
 }
 
-export function internalOAuthPlugin(issuer: InternalIssuer): AuthPlugin {
+/**
+ * A token is refused once the API key it was issued for is revoked (or its workspace deleted):
+ * one primary-key lookup per request, as for the key itself.
+ */
+export function internalOAuthPlugin(issuer: InternalIssuer, store: ControlStore): AuthPlugin {
   const keys = createLocalJWKSet(jwksDocument(issuer) as Parameters<typeof createLocalJWKSet>[0]);
   return {
     name: 'internal-oauth',
     async authenticate(request: AuthRequest): Promise<Principal | null> {
       if (!looksLikeJwt(request.token) || unverifiedIssuer(request.token) !== issuer.issuer()) return null;
       try {
-        const { payload } = await jwtVerify(request.token, keys, { issuer: issuer.issuer(), algorithms: ['ES256'], clockTolerance: 30, requiredClaims: ['sub', 'exp'] });
+        const { payload } = await jwtVerify(request.token, keys, { issuer: issuer.issuer(), algorithms: ['ES256'], clockTolerance: CLOCK_TOLERANCE_SECONDS, requiredClaims: ['sub', 'exp'] });
+        refuseFutureIssuedAt(payload);
         const workspaceId = payload[WORKSPACE_CLAIM];
         if (typeof workspaceId !== 'string' || typeof payload.sub !== 'string') throw new ApiError('UNAUTHORIZED', 'invalid token');
+        if (!(await apiKeyIsLive(store, payload.sub, workspaceId))) throw new ApiError('UNAUTHORIZED', 'the API key this token was issued for has been revoked');
         return { kind: 'owner', workspaceId, subject: payload.sub };
       } catch (error) {
         if (error instanceof ApiError) throw error;

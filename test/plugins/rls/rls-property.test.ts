@@ -3,6 +3,8 @@
  * an external user's list (every page), get, update and delete never touch a row whose rule
  * column differs from the user's claim, and the list total is the number of the user's rows.
  * Checked against a model computed here and against the database read directly after the writes.
+ * A second property reads through a random second view: it shows the rows both the entity's
+ * (default view's) rules and the view's own rules allow, never more (issue 14 item 1).
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -69,8 +71,24 @@ function claimFor(key: RuleKey, claims: Claims): unknown {
   return claims.grp;
 }
 
+type RuleSet = Record<RuleKey, RuleState>;
+
+const ruleSetArb: fc.Arbitrary<RuleSet> = fc.record({
+  owner: fc.constantFrom<RuleState>('absent', 'enabled', 'disabled'),
+  project_id: fc.constantFrom<RuleState>('absent', 'enabled', 'disabled'),
+  title: fc.constantFrom<RuleState>('absent', 'enabled', 'disabled'),
+});
+
+const viewScenarioArb = fc.record({
+  rows: fc.array(rowArb, { minLength: 0, maxLength: 10 }),
+  entityRules: ruleSetArb,
+  viewRules: ruleSetArb,
+  user: claimsArb,
+  pageSize: fc.integer({ min: 1, max: 5 }),
+});
+
 /** The model: a row is the user's when every enabled rule's column equals a present claim. */
-function visible(row: TaskRow, rules: Record<RuleKey, RuleState>, claims: Claims): boolean {
+function visible(row: TaskRow, rules: RuleSet, claims: Claims): boolean {
   return RULE_KINDS.every(({ key }) => {
     if (rules[key] !== 'enabled') return true;
     const claim = claimFor(key, claims);
@@ -91,15 +109,15 @@ describe.each(vendors)('RLS property on $name', (target) => {
   });
   afterAll(async () => c?.close());
 
-  async function setRules(rules: Record<RuleKey, RuleState>): Promise<void> {
-    const existing = await c.ws.call('GET', `/api/views/${viewUuid()}/rls-rules`, { token: ADMIN_TOKEN });
+  async function setRules(rules: RuleSet, view = viewUuid()): Promise<void> {
+    const existing = await c.ws.call('GET', `/api/views/${view}/rls-rules`, { token: ADMIN_TOKEN });
     for (const rule of existing.body.data as { id: string }[]) {
-      const res = await c.ws.call('DELETE', `/api/views/${viewUuid()}/rls-rules/${rule.id}`, { token: ADMIN_TOKEN });
+      const res = await c.ws.call('DELETE', `/api/views/${view}/rls-rules/${rule.id}`, { token: ADMIN_TOKEN });
       expect(res.status).toBe(204);
     }
     for (const kind of RULE_KINDS) {
       if (rules[kind.key] === 'absent') continue;
-      await addRule(c.ws, viewUuid(), { column: kind.column, claim: kind.claim, enabled: rules[kind.key] === 'enabled' });
+      await addRule(c.ws, view, { column: kind.column, claim: kind.claim, enabled: rules[kind.key] === 'enabled' });
     }
   }
 
@@ -169,6 +187,33 @@ describe.each(vendors)('RLS property on $name', (target) => {
         expect(after.body.meta.totalElements).toBe(remaining);
       }),
       { numRuns: 25, endOnFailure: true },
+    );
+  });
+
+  it('a second view shows what the entity\'s rules and its own rules both allow', { timeout: 120_000 }, async () => {
+    const created = await c.ws.call('POST', c.ws.admin('/views'), { token: ADMIN_TOKEN, body: { entity: 'tasks', name: 'Second', slug: `prop-second-${target.name}` } });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const second = created.body.data as { uuid: string; slug: string };
+    await fc.assert(
+      fc.asyncProperty(viewScenarioArb, async (scenario) => {
+        const rows: TaskRow[] = scenario.rows.map((r, i) => ({ id: i + 1, ...r, note: 'original' }));
+        await c.load(PROJECT_IDS.map((id) => ({ id, org_id: id, name: `p${id}` })), rows);
+        await setRules(scenario.entityRules);
+        await setRules(scenario.viewRules, second.uuid);
+        const token = await c.token({ ...scenario.user });
+        const mine = rows.filter((r) => visible(r, scenario.entityRules, scenario.user) && visible(r, scenario.viewRules, scenario.user));
+        const seen: number[] = [];
+        let totalPages = 1;
+        for (let page = 0; page < totalPages; page++) {
+          const res = await c.ws.call('GET', `/api/data/${second.slug}?size=${scenario.pageSize}&page=${page}&sort=id`, { token });
+          expect(res.status, JSON.stringify(res.body)).toBe(200);
+          expect(res.body.meta.totalElements).toBe(mine.length);
+          totalPages = res.body.meta.totalPages;
+          seen.push(...(res.body.data as { id: number }[]).map((r) => r.id));
+        }
+        expect(seen).toEqual(mine.map((r) => r.id));
+      }),
+      { numRuns: 20, endOnFailure: true },
     );
   });
 });
