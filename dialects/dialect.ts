@@ -170,6 +170,13 @@ export interface Dialect extends SqlRenderer {
   /** Function, operator and CAST emission for formulas. */
   readonly formula: FormulaDialect;
 
+  /**
+   * `CREATE TABLE` of `table` in the configured schema with `definition` (columns of standard
+   * types and a PRIMARY KEY), doing nothing when the table exists already. The CSV import keeps
+   * its per-batch markers in such a table of the workspace database (core/import/markers.ts).
+   */
+  createTableIfMissing(table: string, definition: Sql, config: DatabaseConfig): Sql;
+
   // ── Checks before DDL and before a workspace is saved (admin API) ──────────────────────
 
   /**

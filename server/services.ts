@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { ControlStore } from '../core/control/store.ts';
 import type { WorkspaceCache } from '../core/control/runtime.ts';
 import type { DialectRegistry } from '../dialects/registry.ts';
+import type { OwnerLease } from '../core/import/owner-lease.ts';
 import type { AuthPlugin } from '../plugins/auth/auth-plugin.ts';
 import type { InternalIssuer } from '../plugins/auth/internal-oauth/internal-oauth-plugin.ts';
 
@@ -28,5 +29,7 @@ export interface Services {
   readonly issuer: InternalIssuer;
   readonly logger: Logger;
   readonly settings: ServiceSettings;
+  /** This process's instance id and who else is alive, for import jobs (absent: the only process). */
+  readonly importLease?: OwnerLease;
   readonly lifecycle: Lifecycle;
 }

@@ -10,7 +10,8 @@ import pino, { type Logger } from 'pino';
 import { WorkspaceCache } from '../core/control/runtime.ts';
 import { ControlStore } from '../core/control/store.ts';
 import type { Dialect, Driver } from '../dialects/dialect.ts';
-import { createEmbeddedDriver, createPgDriver, EmbeddedDatabase } from '../dialects/postgres/index.ts';
+import { advisoryLease, singleProcessLease } from '../core/import/owner-lease.ts';
+import { createEmbeddedDriver, createPgDriver, EmbeddedDatabase, openPgSession } from '../dialects/postgres/index.ts';
 import { createDialectRegistry } from '../dialects/registry.ts';
 import { adminTokenPlugin } from '../plugins/auth/admin-token/admin-token-plugin.ts';
 import { apiKeyPlugin } from '../plugins/auth/api-key/api-key-plugin.ts';
@@ -101,6 +102,9 @@ export async function startService(options: StartOptions = {}): Promise<RunningS
   }
   const store = ControlStore.open(controlDriver);
   await store.migrate();
+  const controlUrl = options.controlDatabaseUrl;
+  // Import jobs name this process as their owner; the lease tells whether another owner is alive.
+  const importLease = controlUrl ? await advisoryLease((onLost) => openPgSession(controlUrl, onLost), store.executor) : singleProcessLease();
   const dialects = createDialectRegistry(embedded, options.dialects ?? []);
   const workspaces = new WorkspaceCache(store, dialects);
   const admin = await adminTokenHash(store, options.adminToken);
@@ -116,6 +120,7 @@ export async function startService(options: StartOptions = {}): Promise<RunningS
     authPlugins: [adminTokenPlugin(admin.hash), apiKeyPlugin(store), internalOAuthPlugin(issuer, store), externalJwtPlugin(identityProviderOf)],
     logger,
     settings: { ...DEFAULT_SETTINGS, ...options.settings },
+    importLease,
     lifecycle,
   };
   const demo = options.demo ? await seedDemo(services, embedded, options.dataDir, admin.token) : undefined;
@@ -139,6 +144,7 @@ export async function startService(options: StartOptions = {}): Promise<RunningS
       server.closeIdleConnections();
       await stopped;
       await workspaces.close();
+      await importLease.close();
       await controlDriver.close();
       await embedded.close();
       logger.info({ url }, 'service stopped');

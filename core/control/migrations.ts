@@ -110,4 +110,6 @@ export const CONTROL_MIGRATIONS: readonly string[] = [
      method text NOT NULL DEFAULT 'INSERT',
      created_by text NOT NULL,
      created_at timestamptz NOT NULL DEFAULT now())`,
+  // Import jobs: the instance id of the process running the job (core/import/owner-lease.ts).
+  `ALTER TABLE ${CONTROL_SCHEMA}.import_jobs ADD COLUMN IF NOT EXISTS owner_instance text`,
 ];

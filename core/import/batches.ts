@@ -15,6 +15,8 @@ export interface SourceRow {
   /** 1-based file line where the record starts. */
   readonly line: number;
   readonly fields: string[];
+  /** Bad bytes in the record (not UTF-8, NUL): the row is rejected with this reason, never written. */
+  readonly problem?: string;
 }
 
 export interface Batch {
@@ -29,7 +31,7 @@ export interface Batch {
 
 function fingerprintOf(rows: readonly SourceRow[]): string {
   const hash = createHash('sha1');
-  for (const row of rows) hash.update(row.fields.join('\u001f')).update('\u001e');
+  for (const row of rows) hash.update(row.fields.join('\u001f')).update(row.problem ?? '').update('\u001e');
   return hash.digest('base64');
 }
 
@@ -43,7 +45,8 @@ export async function* batchesOf(records: AsyncIterable<CsvRecord>, size = BATCH
   let number = 0;
   let row = 0;
   for await (const record of records) {
-    rows.push({ row: ++row, line: record.line, fields: record.fields });
+    ++row;
+    rows.push(record.problem === undefined ? { row, line: record.line, fields: record.fields } : { row, line: record.line, fields: record.fields, problem: record.problem });
     if (rows.length === size) {
       yield makeBatch(++number, rows);
       rows = [];

@@ -3,6 +3,7 @@
  * is detected from the first line when not given, and csv-parse turns chunks into records
  * (BOM stripped, quoted newlines kept). Only the records in flight are held, never the file.
  */
+import { isUtf8 } from 'node:buffer';
 import { parse, type Parser } from 'csv-parse';
 import { ApiError } from '../errors.ts';
 
@@ -17,10 +18,18 @@ const SNIFF_BYTES = 64 * 1024;
 /** csv-parse refuses a single record larger than this instead of growing without bound. */
 const MAX_RECORD_BYTES = 4 * 1024 * 1024;
 
+const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+
+/** What a rejected record's stored text shows in place of a NUL or of bytes that are not UTF-8. */
+const REPLACEMENT = '\uFFFD';
+
 export interface CsvRecord {
+  /** The record's text; with a `problem`, made storable (invalid bytes and NUL as U+FFFD). */
   readonly fields: string[];
   /** 1-based line of the file where the record starts. */
   readonly line: number;
+  /** Why the record cannot be imported as it is (bad bytes); the caller rejects it with this reason. */
+  readonly problem?: string;
 }
 
 export interface CsvSource {
@@ -81,6 +90,12 @@ async function sniff(iterator: AsyncIterator<Buffer>, limit: number): Promise<{ 
   }
 }
 
+/** The head chunks without a leading UTF-8 byte order mark. */
+function withoutBom(head: Buffer[]): Buffer[] {
+  const joined = Buffer.concat(head);
+  return joined.subarray(0, 3).equals(BOM) ? [joined.subarray(3)] : [joined];
+}
+
 /** Writes the rest of the body into the parser with backpressure, enforcing the byte limit. */
 async function feed(parser: Parser, iterator: AsyncIterator<Buffer>, head: Buffer[], size: number, ended: boolean, limit: number): Promise<void> {
   try {
@@ -113,6 +128,34 @@ function waitDrain(parser: Parser): Promise<void> {
   });
 }
 
+/**
+ * The record's fields as text, checked on the bytes: csv-parse hands over raw field bytes
+ * (`encoding: null`), so a multi-byte sequence split across chunks is whole here, and a byte
+ * that is not UTF-8 is caught instead of silently becoming U+FFFD. NUL is refused too: the
+ * job store (PostgreSQL text/jsonb) and most columns cannot hold it.
+ */
+function decodeRecord(raw: readonly Uint8Array[]): { fields: string[]; problem?: string } {
+  const fields: string[] = [];
+  let problem: string | undefined;
+  raw.forEach((bytes, index) => {
+    const buffer = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
+    let text = buffer.toString('utf8');
+    if (!isUtf8(buffer)) problem ??= `field ${index + 1} is not valid UTF-8; the invalid bytes are shown as U+FFFD in rejections.csv`;
+    if (text.includes('\0')) {
+      problem ??= `field ${index + 1} contains a NUL character; it is shown as U+FFFD in rejections.csv`;
+      text = text.replaceAll('\0', REPLACEMENT);
+    }
+    fields.push(text);
+  });
+  return problem === undefined ? { fields } : { fields, problem };
+}
+
+function recordBytes(raw: readonly Uint8Array[]): number {
+  let total = 0;
+  for (const field of raw) total += field.length;
+  return total;
+}
+
 function isBlank(fields: readonly string[]): boolean {
   return fields.every((f) => f.trim() === '');
 }
@@ -130,10 +173,13 @@ async function* records(parser: Parser): AsyncGenerator<CsvRecord, void, undefin
   // halves the parser's throughput: a record takes one line plus the line breaks inside its quotes.
   let line = 1;
   try {
-    for await (const fields of parser as AsyncIterable<string[]>) {
+    for await (const raw of parser as AsyncIterable<Uint8Array[]>) {
+      // csv-parse counts a record's size only for text fields; with bytes it bounds each field alone.
+      if (recordBytes(raw) > MAX_RECORD_BYTES) throw malformed({ code: 'CSV_MAX_RECORD_SIZE', lines: line });
+      const { fields, problem } = decodeRecord(raw);
       const start = line;
       line += 1 + lineBreaks(fields);
-      if (!isBlank(fields)) yield { fields, line: start };
+      if (!isBlank(fields)) yield problem === undefined ? { fields, line: start } : { fields, line: start, problem };
     }
   } catch (error) {
     if (error instanceof ApiError) throw error;
@@ -152,10 +198,13 @@ async function* records(parser: Parser): AsyncGenerator<CsvRecord, void, undefin
 export async function openCsv(body: AsyncIterable<Buffer>, options: CsvSourceOptions = {}): Promise<CsvSource> {
   const limit = options.limitBytes ?? IMPORT_LIMIT_BYTES;
   const iterator = body[Symbol.asyncIterator]();
-  const { head, size, ended } = await sniff(iterator, limit);
-  const delimiter = options.delimiter ?? detectDelimiter(Buffer.concat(head).toString('utf8').replace(/^\uFEFF/, ''));
+  const sniffed = await sniff(iterator, limit);
+  const head = withoutBom(sniffed.head);
+  const delimiter = options.delimiter ?? detectDelimiter(Buffer.concat(head).toString('utf8'));
   const parser = parse({
-    bom: true,
+    // The BOM is stripped here: csv-parse's own `bom` switches to text output when it sees one.
+    bom: false,
+    encoding: null,
     delimiter,
     relax_column_count: true,
     relax_quotes: false,
@@ -165,6 +214,6 @@ export async function openCsv(body: AsyncIterable<Buffer>, options: CsvSourceOpt
     max_record_size: MAX_RECORD_BYTES,
   });
   parser.on('error', () => undefined);
-  void feed(parser, iterator, head, size, ended, limit);
+  void feed(parser, iterator, head, sniffed.size, sniffed.ended, limit);
   return { delimiter, records: records(parser) };
 }

@@ -6,3 +6,4 @@ export { optionsOfJob, prepareImport, type ImportContext, type ImportEvent, type
 export { readImportOptions, type ImportOptions, type ImportQuery } from './options.ts';
 export { jobBody, rejectionsCsv, reportBody } from './report.ts';
 export { checkDeletable, readNewMapping, visibleTo } from './saved-mappings.ts';
+export { advisoryLease, singleProcessLease, type OwnerLease } from './owner-lease.ts';

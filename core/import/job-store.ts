@@ -8,6 +8,7 @@ import { CONTROL_SCHEMA } from '../control/migrations.ts';
 import { ident, join, raw, render, sql, type Sql } from '../sql.ts';
 import type { Executor } from '../../dialects/dialect.ts';
 import type { SourceRow } from './batches.ts';
+import { heartbeatOnlyLease, type OwnerLease } from './owner-lease.ts';
 import type { ImportMethod, MappingInput } from './mapping.ts';
 import type { RowProblem } from './write-batch.ts';
 
@@ -52,6 +53,8 @@ export interface JobRecord extends JobCounts {
   readonly state: JobState;
   readonly options: JobOptions;
   readonly header: string[] | null;
+  /** Instance id of the process that runs (or last ran) the job. */
+  readonly owner: string | null;
 }
 
 export interface BatchRecord {
@@ -92,6 +95,7 @@ function toJob(row: Row): JobRecord {
     state: row.effective_state as JobState,
     options: row.options as JobOptions,
     header: (row.header as string[] | null) ?? null,
+    owner: typeof row.owner_instance === 'string' ? row.owner_instance : null,
     totalCount: Number(row.total_count),
     successCount: Number(row.success_count),
     failureCount: Number(row.failure_count),
@@ -118,11 +122,20 @@ function counts(c: JobCounts): Sql {
 }
 
 export class ImportJobStore {
-  private constructor(private readonly db: Executor) {}
+  private constructor(private readonly db: Executor, private readonly lease: OwnerLease) {}
 
-  /** This module's tables live in the control database; its queries stay out of core/control/store.ts. */
-  static of(store: ControlStore): ImportJobStore {
-    return new ImportJobStore(store.executor);
+  /**
+   * This module's tables live in the control database; its queries stay out of core/control/store.ts.
+   * Without a lease, a job's owner counts as alive until its heartbeat goes stale.
+   */
+  static of(store: ControlStore, lease: OwnerLease = heartbeatOnlyLease()): ImportJobStore {
+    return new ImportJobStore(store.executor, lease);
+  }
+
+  /** A RUNNING job whose owning process is gone is INTERRUPTED now, not when its heartbeat goes stale. */
+  private async withLiveness(job: JobRecord): Promise<JobRecord> {
+    if (job.state !== 'RUNNING' || job.owner === null || (await this.lease.isAlive(job.owner))) return job;
+    return { ...job, state: 'INTERRUPTED' };
   }
 
   private async rows(fragment: Sql): Promise<Row[]> {
@@ -131,21 +144,27 @@ export class ImportJobStore {
 
   async createJob(job: { workspaceId: string; viewUuid: string; createdBy: string; options: JobOptions; header: string[] | null }): Promise<string> {
     const id = randomUUID();
-    await this.rows(sql`INSERT INTO ${t('import_jobs')} (id, workspace_id, view_uuid, created_by, state, options, header)
-      VALUES (${id}, ${job.workspaceId}, ${job.viewUuid}, ${job.createdBy}, 'RUNNING', ${jsonb(job.options)}, ${jsonb(job.header)})`);
+    await this.rows(sql`INSERT INTO ${t('import_jobs')} (id, workspace_id, view_uuid, created_by, state, options, header, owner_instance)
+      VALUES (${id}, ${job.workspaceId}, ${job.viewUuid}, ${job.createdBy}, 'RUNNING', ${jsonb(job.options)}, ${jsonb(job.header)}, ${this.lease.instanceId})`);
     return id;
   }
 
   async findJob(id: string): Promise<JobRecord | undefined> {
     if (!/^[0-9a-f-]{36}$/i.test(id)) return undefined;
     const row = (await this.rows(sql`SELECT *, ${EFFECTIVE_STATE} AS effective_state FROM ${t('import_jobs')} WHERE id = ${id}`))[0];
-    return row ? toJob(row) : undefined;
+    return row ? this.withLiveness(toJob(row)) : undefined;
   }
 
-  /** Takes a stopped job back to RUNNING for a resume; undefined when it is not resumable (or another resume won). */
-  async claimForResume(id: string): Promise<JobRecord | undefined> {
-    const row = (await this.rows(sql`UPDATE ${t('import_jobs')} SET state = 'RUNNING', heartbeat_at = now(), finished_at = NULL, error = NULL
-      WHERE id = ${id} AND (${EFFECTIVE_STATE}) IN ('FAILED', 'INTERRUPTED')
+  /**
+   * Takes a stopped job back to RUNNING for this process; undefined when it is not resumable (or
+   * another resume won). `job` as read before: a RUNNING job found dead is claimed only while it
+   * still names the same dead owner, so that two resumes cannot both win.
+   */
+  async claimForResume(job: JobRecord): Promise<JobRecord | undefined> {
+    const deadOwner = job.state === 'INTERRUPTED' ? job.owner : null;
+    const row = (await this.rows(sql`UPDATE ${t('import_jobs')} SET state = 'RUNNING', heartbeat_at = now(), finished_at = NULL, error = NULL,
+        owner_instance = ${this.lease.instanceId}
+      WHERE id = ${job.jobId} AND ((${EFFECTIVE_STATE}) IN ('FAILED', 'INTERRUPTED') OR (state = 'RUNNING' AND owner_instance = ${deadOwner}))
       RETURNING *, 'RUNNING' AS effective_state`))[0];
     return row ? toJob(row) : undefined;
   }

@@ -15,8 +15,9 @@ import { batchesOf, type Batch } from './batches.ts';
 import { openCsv, type CsvRecord } from './csv-source.ts';
 import type { FailedBatch, ImportJobStore, JobCounts, JobOptions, JobRecord } from './job-store.ts';
 import { autoMapping, checkMapping, explicitMapping, importableColumns, positionalMapping, type ImportMapping } from './mapping.ts';
+import { dropMarkers, ensureMarkerTable, MARKER_TABLE, readMarkers, type BatchMarker } from './markers.ts';
 import type { ImportOptions } from './options.ts';
-import { writeBatch, type BatchWriter } from './write-batch.ts';
+import { recheckBatch, writeBatch, type BatchWriter } from './write-batch.ts';
 
 export type ImportEvent =
   | { event: 'started'; jobId: string; mapping: Record<string, string>; skippedColumns: string[] }
@@ -88,6 +89,7 @@ export async function prepareImport(ctx: ImportContext, body: AsyncIterable<Buff
   const conflict = conflictOf(scope, options);
   const source = await openCsv(body, { limitBytes: ctx.limitBytes, ...(options.delimiter !== undefined ? { delimiter: options.delimiter } : {}) });
   const first = await firstRecord(source.records);
+  if (options.header && first.problem !== undefined) throw badRequest(`the header line ${first.problem.replace(/;.*$/, '')}`);
   const header = options.header ? first.fields : null;
   const records = options.header ? source.records : prepend(first, source.records);
   if (resumed && resumed.header !== null && JSON.stringify(resumed.header) !== JSON.stringify(header)) {
@@ -99,7 +101,7 @@ export async function prepareImport(ctx: ImportContext, body: AsyncIterable<Buff
     onConflict: conflict.action, conflictFields: conflict.conflictFields,
   };
   const jobId = resumed?.jobId ?? await ctx.jobs.createJob({ workspaceId: ctx.runtime.workspace.id, viewUuid: ctx.view.uuid, createdBy: ctx.subject, options: jobOptions, header });
-  const writer: BatchWriter = { runtime: ctx.runtime, scope, policy: ctx.policy.write, viewUuid: ctx.view.uuid, mapping, method: options.method, conflict };
+  const writer: BatchWriter = { jobId, runtime: ctx.runtime, scope, policy: ctx.policy.write, viewUuid: ctx.view.uuid, mapping, method: options.method, conflict };
   return {
     jobId,
     started: { event: 'started', jobId, mapping: mapping.mapping, skippedColumns: mapping.skippedColumns },
@@ -110,7 +112,11 @@ export async function prepareImport(ctx: ImportContext, body: AsyncIterable<Buff
 /** One run of a job over one request body; a resume is a second run of the same job. */
 class ImportRun {
   private readonly totals: JobCounts;
-  private readonly skipThrough: number;
+  /** Batches the job store has recorded: a resume checks them against the re-sent file and skips them. */
+  private readonly recorded: number;
+  private readonly resuming: boolean;
+  /** Batches committed in the workspace database but not recorded (the service died or lost the answer). */
+  private unrecorded = new Map<number, BatchMarker>();
 
   constructor(
     private readonly ctx: ImportContext,
@@ -125,7 +131,24 @@ class ImportRun {
       skippedCount: resumed?.skippedCount ?? 0,
       batchesDone: resumed?.batchesDone ?? 0,
     };
-    this.skipThrough = resumed?.batchesDone ?? 0;
+    this.recorded = resumed?.batchesDone ?? 0;
+    this.resuming = resumed !== undefined;
+  }
+
+  /** The marker table exists before the first batch; a resume learns which later batches committed. */
+  private async readCommitted(): Promise<void> {
+    try {
+      await ensureMarkerTable(this.writer.runtime);
+    } catch (error) {
+      this.ctx.logError(error);
+      throw new ApiError('SERVICE_UNAVAILABLE', `the import could not create its table ${MARKER_TABLE} in the workspace database (the database user needs permission to create it)`);
+    }
+    if (this.resuming) this.unrecorded = await readMarkers(this.writer.runtime, this.jobId, this.recorded);
+  }
+
+  /** The last batch the re-sent file must reach: recorded or committed. */
+  private get skipThrough(): number {
+    return Math.max(this.recorded, ...this.unrecorded.keys());
   }
 
   async run(batches: AsyncGenerator<Batch, void, undefined>, emit: (event: ImportEvent) => void): Promise<void> {
@@ -134,12 +157,20 @@ class ImportRun {
     // The write of batch N runs while batch N+1 is parsed; `pending` settles to the error that stopped it, if any.
     let pending: Promise<unknown> = Promise.resolve(null);
     try {
-      const fingerprints = this.skipThrough > 0 ? await this.ctx.jobs.batchFingerprints(this.jobId) : new Map<number, string>();
+      await this.readCommitted();
+      const fingerprints = this.recorded > 0 ? await this.ctx.jobs.batchFingerprints(this.jobId) : new Map<number, string>();
+      const skipThrough = this.skipThrough;
       let seen = 0;
       for await (const batch of batches) {
         seen = batch.batch;
-        if (batch.batch <= this.skipThrough) {
-          this.checkSameFile(batch, fingerprints);
+        if (batch.batch <= this.recorded) {
+          this.checkSameFile(batch, fingerprints.get(batch.batch));
+          continue;
+        }
+        const marker = this.unrecorded.get(batch.batch);
+        if (marker) {
+          await this.rethrow(pending);
+          pending = this.adopt(batch, marker, emit).then(() => null, (error: unknown) => error);
           continue;
         }
         await this.rethrow(pending);
@@ -147,8 +178,9 @@ class ImportRun {
         pending = this.process(batch, emit).then(() => null, (error: unknown) => error);
       }
       await this.rethrow(pending);
-      if (seen < this.skipThrough) throw badRequest(`the file has fewer rows than the ${this.skipThrough} batch(es) already imported; resume needs the same file`);
+      if (seen < skipThrough) throw badRequest(`the file has fewer rows than the ${skipThrough} batch(es) already imported; resume needs the same file`);
       await this.ctx.jobs.finishJob(this.jobId, 'DONE', this.totals);
+      await dropMarkers(this.writer.runtime, this.jobId).catch((e: unknown) => this.ctx.logError(e));
       emit({ event: 'done', jobId: this.jobId, ...this.counts(), failedBatches: await this.ctx.jobs.failedBatches(this.jobId) });
     } catch (error) {
       await pending;
@@ -169,8 +201,8 @@ class ImportRun {
     if (error !== null) throw error;
   }
 
-  private checkSameFile(batch: Batch, fingerprints: ReadonlyMap<number, string>): void {
-    if (fingerprints.get(batch.batch) !== batch.fingerprint) {
+  private checkSameFile(batch: Batch, fingerprint: string | undefined): void {
+    if (fingerprint !== batch.fingerprint) {
       throw badRequest(`rows ${batch.fromRow}–${batch.toRow} (batch ${batch.batch}) differ from the original import; resume needs the same file`);
     }
   }
@@ -183,15 +215,34 @@ class ImportRun {
 
   private async process(batch: Batch, emit: (event: ImportEvent) => void): Promise<void> {
     const outcome = await writeBatch(this.writer, batch);
+    this.add(batch, outcome);
+    const t = this.totals;
+    const record = { batch: batch.batch, fromRow: batch.fromRow, toRow: batch.toRow, fingerprint: batch.fingerprint, ...(outcome.failure ? { failure: outcome.failure } : {}) };
+    await this.ctx.jobs.recordBatch(this.jobId, record, outcome.rejected, outcome.problems, t);
+    emit({ event: 'progress', batch: batch.batch, batchesDone: t.batchesDone, rowsRead: batch.toRow, successCount: t.successCount, errorCount: t.failureCount });
+  }
+
+  /**
+   * A batch the workspace database committed (its marker is there) that the job store lacks: it is
+   * recorded with the marker's counts and not written again. Its rejected rows are found again by
+   * validation alone (see recheckBatch); the counts are the marker's.
+   */
+  private async adopt(batch: Batch, marker: BatchMarker, emit: (event: ImportEvent) => void): Promise<void> {
+    this.checkSameFile(batch, marker.fingerprint);
+    const { problems, rejected } = recheckBatch(this.writer, batch);
+    this.add(batch, marker);
+    const t = this.totals;
+    await this.ctx.jobs.recordBatch(this.jobId, { batch: batch.batch, fromRow: batch.fromRow, toRow: batch.toRow, fingerprint: batch.fingerprint }, rejected, problems, t);
+    emit({ event: 'progress', batch: batch.batch, batchesDone: t.batchesDone, rowsRead: batch.toRow, successCount: t.successCount, errorCount: t.failureCount });
+  }
+
+  private add(batch: Batch, outcome: { successCount: number; failureCount: number; skippedCount: number }): void {
     const t = this.totals;
     t.totalCount += batch.rows.length;
     t.successCount += outcome.successCount;
     t.failureCount += outcome.failureCount;
     t.skippedCount += outcome.skippedCount;
     t.batchesDone += 1;
-    const record = { batch: batch.batch, fromRow: batch.fromRow, toRow: batch.toRow, fingerprint: batch.fingerprint, ...(outcome.failure ? { failure: outcome.failure } : {}) };
-    await this.ctx.jobs.recordBatch(this.jobId, record, outcome.rejected, outcome.problems, t);
-    emit({ event: 'progress', batch: batch.batch, batchesDone: t.batchesDone, rowsRead: batch.toRow, successCount: t.successCount, errorCount: t.failureCount });
   }
 
   private async stop(error: unknown, emit: (event: ImportEvent) => void): Promise<void> {

@@ -12,7 +12,7 @@ import type { Executor } from '../../dialects/dialect.ts';
 import { predicateSql, type CompileContext } from '../query/compile-read.ts';
 import { ROOT_ALIAS } from '../query/joins.ts';
 import { idPredicate } from '../query/plan-read.ts';
-import { writeBulkRows, type BulkError } from '../write/bulk.ts';
+import { validateRows, writeBulkRows, type BulkError } from '../write/bulk.ts';
 import type { BulkRequest } from '../write/bulk-request.ts';
 import { translateDbError } from '../write/db-errors.ts';
 import type { WritePolicy } from '../write/records.ts';
@@ -20,6 +20,7 @@ import { checkRow, type RowValues } from '../write/validate.ts';
 import { parseScalar } from '../write/coerce.ts';
 import { rowBody, type Batch, type SourceRow } from './batches.ts';
 import type { ImportMapping, ImportMethod } from './mapping.ts';
+import { writeMarker } from './markers.ts';
 
 export interface RowProblem {
   readonly row: number;
@@ -41,6 +42,7 @@ export interface BatchOutcome {
 }
 
 export interface BatchWriter {
+  readonly jobId: string;
   readonly runtime: WorkspaceRuntime;
   readonly scope: ReadScope;
   readonly policy: WritePolicy;
@@ -57,6 +59,10 @@ function widthProblem(row: SourceRow, width: number): RowProblem {
   return { row: row.row, line: row.line, code: 'VALIDATION_FAILED', message: `has ${row.fields.length} field(s); the file's rows have ${width}` };
 }
 
+function bytesProblem(row: SourceRow, problem: string): RowProblem {
+  return { row: row.row, line: row.line, code: 'VALIDATION_FAILED', message: problem };
+}
+
 function toProblems(errors: readonly BulkError[], rows: readonly SourceRow[]): RowProblem[] {
   return errors.map((e) => {
     const source = rows[e.row];
@@ -69,29 +75,75 @@ function rejectedRows(rows: readonly SourceRow[], problems: readonly RowProblem[
   return rows.filter((r) => failed.has(r.row));
 }
 
-async function insertRows(writer: BatchWriter, bodies: Record<string, unknown>[]): Promise<{ successCount: number; skippedCount: number; errors: BulkError[] }> {
-  const result = await writeBulkRows(writer.runtime, writer.scope, writer.policy, writer.viewUuid, { rows: bodies, ...writer.conflict });
+/** Writes the batch's marker inside the transaction of its rows. */
+type MarkBatch = (tx: Executor, counts: { successCount: number; skippedCount: number; failureCount: number }) => Promise<void>;
+
+/** `earlierFailures`: rows refused before the write (bad bytes, wrong width). */
+function markerOf(writer: BatchWriter, batch: Batch, earlierFailures: number): MarkBatch {
+  return (tx, counts) => writeMarker(writer.runtime, tx, writer.jobId, {
+    batch: batch.batch, fingerprint: batch.fingerprint,
+    successCount: counts.successCount, skippedCount: counts.skippedCount, failureCount: earlierFailures + counts.failureCount,
+  });
+}
+
+async function insertRows(writer: BatchWriter, bodies: Record<string, unknown>[], mark: MarkBatch): Promise<{ successCount: number; skippedCount: number; errors: BulkError[] }> {
+  const result = await writeBulkRows(writer.runtime, writer.scope, writer.policy, writer.viewUuid, { rows: bodies, ...writer.conflict }, (tx, r) => mark(tx, r));
   return { successCount: result.successCount, skippedCount: result.skippedCount, errors: result.errors };
 }
 
-export async function writeBatch(writer: BatchWriter, batch: Batch): Promise<BatchOutcome> {
-  const widthProblems: RowProblem[] = [];
+/** True when the connection died during the batch: its COMMIT may or may not have happened. */
+function connectionLost(writer: BatchWriter, error: unknown): boolean {
+  const cause = error instanceof ApiError ? error.cause : error;
+  return writer.runtime.dialect.mapError(cause)?.kind === 'connection_lost';
+}
+
+/** Never "nothing was written" here: the batch's marker tells on resume. */
+function outcomeUnknown(batch: Batch): ApiError {
+  return new ApiError('SERVICE_UNAVAILABLE', `the connection to the workspace database was lost; the outcome of batch ${batch.batch} is unknown (rows ${batch.fromRow}–${batch.toRow}); resume checks it`);
+}
+
+/** Rows refused before any validation (bad bytes, wrong width) apart from the rows to validate. */
+function splitRows(writer: BatchWriter, batch: Batch): { sourceProblems: RowProblem[]; rows: SourceRow[] } {
+  const sourceProblems: RowProblem[] = [];
   const rows: SourceRow[] = [];
   for (const row of batch.rows) {
-    if (row.fields.length !== writer.mapping.width) widthProblems.push(widthProblem(row, writer.mapping.width));
+    if (row.problem !== undefined) sourceProblems.push(bytesProblem(row, row.problem));
+    else if (row.fields.length !== writer.mapping.width) sourceProblems.push(widthProblem(row, writer.mapping.width));
     else rows.push(row);
   }
+  return { sourceProblems, rows };
+}
+
+/**
+ * The rejections of a batch that committed while the service lost the answer, found again without
+ * writing: bad bytes, wrong width, validation. Refusals only the database could tell (a key hidden
+ * by row-level security, an UPDATE of a missing row) are not among them.
+ */
+export function recheckBatch(writer: BatchWriter, batch: Batch): { problems: RowProblem[]; rejected: SourceRow[] } {
+  const { sourceProblems, rows } = splitRows(writer, batch);
   const bodies = rows.map((row) => rowBody(row, writer.mapping, writer.method));
+  const errors = writer.method === 'INSERT'
+    ? validateRows(writer.scope, writer.policy, { rows: bodies, ...writer.conflict }).errors
+    : prepareUpdates(writer, bodies).errors;
+  const problems = [...sourceProblems, ...toProblems(errors, rows)].sort((a, b) => a.row - b.row);
+  return { problems, rejected: rejectedRows(batch.rows, problems) };
+}
+
+export async function writeBatch(writer: BatchWriter, batch: Batch): Promise<BatchOutcome> {
+  const { sourceProblems, rows } = splitRows(writer, batch);
+  const bodies = rows.map((row) => rowBody(row, writer.mapping, writer.method));
+  const mark = markerOf(writer, batch, sourceProblems.length);
   try {
-    const written = writer.method === 'INSERT' ? await insertRows(writer, bodies) : await updateRows(writer, bodies);
-    const problems = [...widthProblems, ...toProblems(written.errors, rows)].sort((a, b) => a.row - b.row);
+    const written = writer.method === 'INSERT' ? await insertRows(writer, bodies, mark) : await updateRows(writer, bodies, mark);
+    const problems = [...sourceProblems, ...toProblems(written.errors, rows)].sort((a, b) => a.row - b.row);
     const rejected = rejectedRows(batch.rows, problems);
     return { successCount: written.successCount, skippedCount: written.skippedCount, failureCount: rejected.length, problems, rejected };
   } catch (error) {
+    if (connectionLost(writer, error)) throw outcomeUnknown(batch);
     const translated = translateDbError(writer.runtime.dialect, writer.scope.root.entity, error);
     if (!(translated instanceof ApiError) || !BATCH_FAILURES.has(translated.code)) throw translated;
     const earlier = (translated.extra?.result as { errors?: BulkError[] } | undefined)?.errors ?? [];
-    const problems = [...widthProblems, ...toProblems(earlier, rows)].sort((a, b) => a.row - b.row);
+    const problems = [...sourceProblems, ...toProblems(earlier, rows)].sort((a, b) => a.row - b.row);
     return { successCount: 0, skippedCount: 0, failureCount: batch.rows.length, problems, rejected: [...batch.rows], failure: { code: translated.code, message: translated.message } };
   }
 }
@@ -145,7 +197,7 @@ async function updateOne(writer: BatchWriter, tx: Executor, update: PreparedUpda
  * Method UPDATE: a row whose key matches no row (or only a row hidden from the caller by
  * row-level security) is a failure of that row (NOT_FOUND), never an insert.
  */
-async function updateRows(writer: BatchWriter, bodies: readonly Record<string, unknown>[]): Promise<{ successCount: number; skippedCount: number; errors: BulkError[] }> {
+async function updateRows(writer: BatchWriter, bodies: readonly Record<string, unknown>[], mark: MarkBatch): Promise<{ successCount: number; skippedCount: number; errors: BulkError[] }> {
   const { ready, errors } = prepareUpdates(writer, bodies);
   const entity = writer.scope.root.entity;
   let successCount = 0;
@@ -155,6 +207,7 @@ async function updateRows(writer: BatchWriter, bodies: readonly Record<string, u
       if (await updateOne(writer, tx, update)) successCount++;
       else missing.push({ row: update.index, code: 'NOT_FOUND', message: `no ${entity.name} record with ${entity.idField.name} ${String(update.id)} exists; UPDATE changes existing rows only` });
     }
+    await mark(tx, { successCount, skippedCount: 0, failureCount: new Set([...errors, ...missing].map((e) => e.row)).size });
   });
   return { successCount, skippedCount: 0, errors: [...errors, ...missing].sort((a, b) => a.row - b.row) };
 }

@@ -68,7 +68,8 @@ function checkBulkRow(scope: ReadScope, policy: WritePolicy, row: unknown, index
   }
 }
 
-function validateRows(scope: ReadScope, policy: WritePolicy, request: BulkRequest): { valid: ValidRow[]; errors: BulkError[] } {
+/** Validation only, no database: rows to write and rows refused (the import re-checks committed batches with it). */
+export function validateRows(scope: ReadScope, policy: WritePolicy, request: BulkRequest): { valid: ValidRow[]; errors: BulkError[] } {
   const allowGeneratedId = request.action !== 'ERROR' && request.conflictFields.includes(scope.root.entity.idField.name);
   const valid: ValidRow[] = [];
   const errors: BulkError[] = [];
@@ -166,6 +167,9 @@ function warningsOf(runtime: WorkspaceRuntime, entity: Entity, request: BulkRequ
 function refused(error: unknown, result: BulkResult, runtime: WorkspaceRuntime, entity: Entity): unknown {
   const translated = translateDbError(runtime.dialect, entity, error);
   if (!(translated instanceof ApiError)) return translated;
+  // A lost connection may have cut the COMMIT: whether anything was written is not known. The
+  // driver's error stays the cause, so that the import can tell this case apart.
+  if (runtime.dialect.mapError(error)?.kind === 'connection_lost') return Object.assign(translated, { cause: error });
   const message = translated.code === 'CONFLICT' ? `the database refused the batch: ${translated.message}; nothing was written` : `${translated.message}; nothing was written`;
   return new ApiError(translated.code, message, translated.details, { result: { ...result, successCount: 0, skippedCount: 0, failureCount: result.totalCount } });
 }
@@ -175,12 +179,22 @@ export async function bulkInsert(runtime: WorkspaceRuntime, scope: ReadScope, po
   return writeBulkRows(runtime, scope, policy, viewUuid, readBulkRequest(body, scope.root.entity));
 }
 
+function settleErrors(result: BulkResult): void {
+  result.errors.sort((a, b) => a.row - b.row);
+  result.failureCount = new Set(result.errors.map((e) => e.row)).size;
+}
+
 /**
  * The engine behind bulk insert and each CSV import batch: validates, dedupes and upserts
  * `request.rows` in one transaction. No row-count limit here; callers bound their batches.
  * A database refusal throws ApiError carrying `extra.result`, and nothing is written.
+ * `inTransaction` runs last inside the same transaction with the final counts (the import's
+ * batch marker); with it the rows always go out in a transaction, even as one statement.
  */
-export async function writeBulkRows(runtime: WorkspaceRuntime, scope: ReadScope, policy: WritePolicy, viewUuid: string, request: BulkRequest): Promise<BulkResult> {
+export async function writeBulkRows(
+  runtime: WorkspaceRuntime, scope: ReadScope, policy: WritePolicy, viewUuid: string, request: BulkRequest,
+  inTransaction?: (tx: Executor, result: BulkResult) => Promise<void>,
+): Promise<BulkResult> {
   const entity = scope.root.entity;
   const { valid, errors } = validateRows(scope, policy, request);
   const conflictFields = request.conflictFields.map((name) => entity.fieldsByName.get(name)).filter((f): f is Field => f !== undefined);
@@ -200,15 +214,18 @@ export async function writeBulkRows(runtime: WorkspaceRuntime, scope: ReadScope,
       result.successCount += outcome.inserted + outcome.updated;
       result.skippedCount += outcome.ignored;
     }
+    if (inTransaction) {
+      settleErrors(result);
+      await inTransaction(db, result);
+    }
   };
   try {
     // One statement is atomic by itself: BEGIN and COMMIT would only add two round trips.
-    if (isSingleStatement(runtime, scope, groups, request)) await write(runtime.driver);
+    if (!inTransaction && isSingleStatement(runtime, scope, groups, request)) await write(runtime.driver);
     else await runtime.driver.transaction(write);
   } catch (error) {
     throw refused(error, result, runtime, entity);
   }
-  errors.sort((a, b) => a.row - b.row);
-  result.failureCount = new Set(errors.map((e) => e.row)).size;
+  settleErrors(result);
   return result;
 }

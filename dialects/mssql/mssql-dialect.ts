@@ -173,6 +173,9 @@ export function createMssqlDialect(name = 'mssql'): Dialect {
       runUpsert(db, renderSql, tableRef(statement.table, config), statement),
     estimateRows,
     mapError: mapMssqlError,
+    // T-SQL has no CREATE TABLE IF NOT EXISTS; OBJECT_ID takes the quoted two-part name as text.
+    createTableIfMissing: (table: string, definition: Sql, config: DatabaseConfig) =>
+      sql`IF OBJECT_ID(${`${quoteIdent(schemaOf(config))}.${quoteIdent(table)}`}, 'U') IS NULL CREATE TABLE ${tableRef(table, config)} (${definition})`,
     // Regular identifiers hold 1 to 128 characters (sysname is nvarchar(128); "Database Identifiers").
     maxIdentifierLength: { limit: 128, unit: 'characters' },
     schemaExists: (db: Executor, config: DatabaseConfig) => mssqlSchemaExists(db, schemaOf(config)),

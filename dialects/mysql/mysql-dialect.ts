@@ -135,6 +135,8 @@ export function createMysqlDialect(name = 'mysql'): Dialect {
       runUpsert(db, renderSql, tableRef(statement.table, config), statement),
     estimateRows,
     mapError: mapMysqlError,
+    createTableIfMissing: (table: string, definition: Sql, config: DatabaseConfig) =>
+      sql`CREATE TABLE IF NOT EXISTS ${tableRef(table, config)} (${definition})`,
     // Column names up to 64 characters; longer is an error (MySQL manual §11.2.1, MariaDB "Identifier Names").
     maxIdentifierLength: { limit: 64, unit: 'characters' },
     schemaExists: (db: Executor, config: DatabaseConfig) => mysqlSchemaExists(db, config.schema),

@@ -1,3 +1,3 @@
 export { createPostgresDialect, postgresDialect } from './postgres-dialect.ts';
 export { createEmbeddedDriver, createPGliteDriver, EmbeddedDatabase, openPGlite } from './pglite-driver.ts';
-export { createPgDriver } from './postgres-driver.ts';
+export { createPgDriver, openPgSession, type PgSession } from './postgres-driver.ts';

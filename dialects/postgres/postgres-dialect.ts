@@ -85,6 +85,8 @@ export function createPostgresDialect(
       return typeof rows === 'number' ? rows : null;
     },
     mapError: mapPostgresError,
+    createTableIfMissing: (table: string, definition: Sql, config: DatabaseConfig) =>
+      sql`CREATE TABLE IF NOT EXISTS ${tableRef(table, config)} (${definition})`,
     // Longer names are truncated silently (manual §4.1.1, "Identifiers and Key Words").
     maxIdentifierLength: { limit: 63, unit: 'bytes' },
     schemaExists: (db: Executor, config: DatabaseConfig) => postgresSchemaExists(db, schemaOf(config)),

@@ -15,7 +15,7 @@ function toResult(result: pg.QueryResult): QueryResult {
   return { rows: result.rows as Record<string, unknown>[], affectedRows: result.rowCount ?? 0 };
 }
 
-function executorOf(client: pg.Pool | pg.PoolClient): Executor {
+function executorOf(client: pg.Pool | pg.ClientBase): Executor {
   return {
     async query(statement: CompiledSql): Promise<QueryResult> {
       return toResult(await client.query({ text: statement.text, values: statement.params as unknown[] }));
@@ -38,16 +38,23 @@ export function createPgDriver(config: DatabaseConfig): Driver {
     query: executor.query,
     async transaction<T>(work: (tx: Executor) => Promise<T>): Promise<T> {
       const client = await pool.connect();
+      // A connection lost while checked out also emits 'error' (pg emits it on an unexpected end
+      // even when the query in flight fails with it); unheard, it would end the process.
+      const ignore = (): void => undefined;
+      client.on('error', ignore);
+      let broken = false;
       try {
         await client.query('BEGIN');
         const result = await work(executorOf(client));
         await client.query('COMMIT');
         return result;
       } catch (error) {
-        await client.query('ROLLBACK').catch(() => undefined);
+        await client.query('ROLLBACK').catch(() => (broken = true));
         throw error;
       } finally {
-        client.release();
+        client.off('error', ignore);
+        // A client whose ROLLBACK failed is gone or unusable: the pool must drop it, not reuse it.
+        client.release(broken);
       }
     },
     async ping(): Promise<void> {
@@ -55,6 +62,31 @@ export function createPgDriver(config: DatabaseConfig): Driver {
     },
     async close(): Promise<void> {
       await pool.end();
+    },
+  };
+}
+
+/** One dedicated connection outside any pool, for session state that must live as long as it does. */
+export interface PgSession extends Executor {
+  close(): Promise<void>;
+}
+
+/**
+ * Opens a session (session-level advisory locks are released by the server when it ends, so a
+ * pool, which closes idle connections, cannot hold them). `onLost` runs once if the connection
+ * ends without `close`.
+ */
+export async function openPgSession(url: string, onLost: () => void): Promise<PgSession> {
+  const client = new pg.Client({ connectionString: url, options: '-c TimeZone=UTC', types });
+  let closing = false;
+  client.on('error', () => undefined);
+  client.once('end', () => closing || onLost());
+  await client.connect();
+  return {
+    ...executorOf(client),
+    async close(): Promise<void> {
+      closing = true;
+      await client.end().catch(() => undefined);
     },
   };
 }

@@ -87,7 +87,7 @@ function streamEvents(ctx: Context, prepared: PreparedImport): void {
 
 export function importRoutes(services: Services): Router {
   const router = new Router();
-  const jobs = ImportJobStore.of(services.store);
+  const jobs = ImportJobStore.of(services.store, services.importLease);
   const limit = limitBytes();
   const body = jsonBody(services.settings.jsonLimitBytes);
 
@@ -142,7 +142,7 @@ export function importRoutes(services: Services): Router {
     checkBody(ctx, limit);
     if (job.state === 'DONE') throw new ApiError('CONFLICT', 'the import is already done');
     if (job.state === 'RUNNING') throw new ApiError('CONFLICT', 'the import is still running');
-    const claimed = await jobs.claimForResume(job.jobId);
+    const claimed = await jobs.claimForResume(job);
     if (!claimed) throw new ApiError('CONFLICT', 'the import is being resumed by another request');
     let prepared: PreparedImport;
     try {
