@@ -2,28 +2,17 @@
  * Two instances sharing one control store (CONTROL_DATABASE_URL): a change made through one is seen
  * by the other within one second (DESIGN §12), because each instance rechecks the stored version.
  */
-import pg from 'pg';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type RunningService } from '../../server/start.ts';
 import { ADMIN_TOKEN, fetchJson } from '../support/harness.ts';
-import { uniqueName } from '../support/names.ts';
-import { PG_ADMIN_URL, postgresTarget, vendorsToRun, type ProvisionedDatabase } from '../support/vendors.ts';
+import { createControlDatabase, type ControlDatabase } from '../support/control-database.ts';
+import { postgresTarget, vendorsToRun, type ProvisionedDatabase } from '../support/vendors.ts';
 
 const servers = await vendorsToRun([postgresTarget]);
 
 /** One second of cache, plus the polling step and a request on a busy two-core machine. */
 const WITHIN_MS = 1500;
-
-async function adminQuery(text: string): Promise<void> {
-  const client = new pg.Client({ connectionString: PG_ADMIN_URL });
-  await client.connect();
-  try {
-    await client.query(text);
-  } finally {
-    await client.end();
-  }
-}
 
 /** Milliseconds until `check` holds, polling every 50 ms for at most 5 s. */
 async function msUntil(check: () => Promise<boolean>): Promise<number> {
@@ -36,18 +25,18 @@ async function msUntil(check: () => Promise<boolean>): Promise<number> {
 }
 
 describe.each(servers)('changes reach every instance within a second ($name control store)', (target) => {
-  const controlDb = uniqueName('wdapi_control');
   let a: RunningService;
   let b: RunningService;
   let db: ProvisionedDatabase;
+  let control: ControlDatabase | undefined;
   let key: string;
   const list = (s: RunningService) => fetchJson(`${s.url}/api/v1/acme/shop/orders?size=1`, 'GET', {}, key);
   const admin = (method: string, path: string, body?: unknown) =>
     fetchJson(`${a.url}/api/admin/v1/orgs/acme/workspaces/shop${path}`, method, body === undefined ? {} : { body }, ADMIN_TOKEN);
 
   beforeAll(async () => {
-    await adminQuery(`CREATE DATABASE ${controlDb}`);
-    const controlDatabaseUrl = PG_ADMIN_URL.replace(/\/[^/]*$/, `/${controlDb}`);
+    control = await createControlDatabase();
+    const controlDatabaseUrl = control.url;
     const options = { adminToken: ADMIN_TOKEN, logger: pino({ level: 'silent' }), controlDatabaseUrl };
     a = await startService(options);
     b = await startService(options);
@@ -60,7 +49,7 @@ describe.each(servers)('changes reach every instance within a second ($name cont
     await db?.drop();
     await a?.close();
     await b?.close();
-    await adminQuery(`DROP DATABASE IF EXISTS ${controlDb} WITH (FORCE)`);
+    await control?.drop();
   });
 
   it('a migration flag set on one instance blocks the other within a second, and its end too', async () => {

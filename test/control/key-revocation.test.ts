@@ -2,39 +2,28 @@
  * Issue 14, item 7: a revoked API key, or the keys of a deleted workspace, fail at once on every
  * instance sharing the control store, not after a cache expires.
  */
-import pg from 'pg';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type RunningService } from '../../server/start.ts';
 import { ADMIN_TOKEN, fetchJson } from '../support/harness.ts';
-import { uniqueName } from '../support/names.ts';
-import { PG_ADMIN_URL, postgresTarget, vendorsToRun, type ProvisionedDatabase } from '../support/vendors.ts';
+import { createControlDatabase, type ControlDatabase } from '../support/control-database.ts';
+import { postgresTarget, vendorsToRun, type ProvisionedDatabase } from '../support/vendors.ts';
 
 const servers = await vendorsToRun([postgresTarget]);
 
-async function adminQuery(text: string): Promise<void> {
-  const client = new pg.Client({ connectionString: PG_ADMIN_URL });
-  await client.connect();
-  try {
-    await client.query(text);
-  } finally {
-    await client.end();
-  }
-}
-
 describe.each(servers)('revocation reaches every instance at once ($name control store)', (target) => {
-  const controlDb = uniqueName('wdapi_control');
   let a: RunningService;
   let b: RunningService;
   let db: ProvisionedDatabase;
+  let control: ControlDatabase | undefined;
   const read = (s: RunningService, key: string, ws = 'shop') => fetchJson(`${s.url}/api/v1/acme/${ws}/orders?size=1`, 'GET', {}, key);
   const admin = (method: string, path: string, body?: unknown) =>
     fetchJson(`${a.url}/api/admin/v1/orgs/acme/workspaces${path}`, method, body === undefined ? {} : { body }, ADMIN_TOKEN);
   const issue = async (ws: string) => (await admin('POST', `/${ws}/api-keys`, { name: 'k' })).body.data as { id: string; key: string };
 
   beforeAll(async () => {
-    await adminQuery(`CREATE DATABASE ${controlDb}`);
-    const controlDatabaseUrl = PG_ADMIN_URL.replace(/\/[^/]*$/, `/${controlDb}`);
+    control = await createControlDatabase();
+    const controlDatabaseUrl = control.url;
     const options = { adminToken: ADMIN_TOKEN, logger: pino({ level: 'silent' }), controlDatabaseUrl };
     a = await startService(options);
     b = await startService(options);
@@ -46,7 +35,7 @@ describe.each(servers)('revocation reaches every instance at once ($name control
     await db?.drop();
     await a?.close();
     await b?.close();
-    await adminQuery(`DROP DATABASE IF EXISTS ${controlDb} WITH (FORCE)`);
+    await control?.drop();
   });
 
   it('a key revoked on A is refused by B on the very next request', async () => {

@@ -5,13 +5,12 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import pg from 'pg';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type RunningService } from '../../server/start.ts';
 import { ADMIN_TOKEN, fetchJson, type CallOptions, startWorkspace, type TestWorkspace } from '../support/harness.ts';
-import { uniqueName } from '../support/names.ts';
-import { PG_ADMIN_URL, pgliteTarget, postgresTarget, vendorsToRun, type ProvisionedDatabase } from '../support/vendors.ts';
+import { createControlDatabase, type ControlDatabase } from '../support/control-database.ts';
+import { pgliteTarget, postgresTarget, vendorsToRun, type ProvisionedDatabase } from '../support/vendors.ts';
 import { count, doneOf, EventReader, gatedStream, importFile, jobOf, resumeFile, sync, viewUuidOf } from './helpers.ts';
 
 const servers = await vendorsToRun([postgresTarget]);
@@ -20,16 +19,6 @@ function rowsOf(prefix: string, from: number, to: number): string {
   let out = '';
   for (let i = from; i <= to; i++) out += `${prefix}-${i},${i}\n`;
   return out;
-}
-
-async function adminSql(statement: string): Promise<void> {
-  const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
-  await admin.connect();
-  try {
-    await admin.query(statement);
-  } finally {
-    await admin.end();
-  }
 }
 
 /** The service in a child process (tsx), resolved with its URL once it listens. */
@@ -68,14 +57,15 @@ async function stalledImport(url: string, apiKey: string, items: string, parts: 
 }
 
 describe.each(servers)('a job whose process was killed, control store on $name', () => {
-  const controlDb = uniqueName('wdapi_ctl');
-  const controlUrl = PG_ADMIN_URL.replace(/\/[^/]*$/, `/${controlDb}`);
+  let control: ControlDatabase;
+  let controlUrl = '';
   let db: ProvisionedDatabase;
   let child: ChildProcess | undefined;
   let second: RunningService | undefined;
 
   beforeAll(async () => {
-    await adminSql(`CREATE DATABASE ${controlDb}`);
+    control = await createControlDatabase('wdapi_ctl');
+    controlUrl = control.url;
     db = await postgresTarget.provision(undefined as unknown as RunningService, false);
     await db.query(`CREATE TABLE ${db.table('items')} (id ${db.sql.autoId}, code varchar(40) NOT NULL, qty integer NOT NULL)`);
   });
@@ -83,7 +73,7 @@ describe.each(servers)('a job whose process was killed, control store on $name',
     child?.kill('SIGKILL');
     await second?.close();
     await db?.drop();
-    await adminSql(`DROP DATABASE IF EXISTS ${controlDb} WITH (FORCE)`);
+    await control?.drop();
   });
 
   it('is INTERRUPTED as soon as a new process runs on the same control store, and resumes with 200', async () => {

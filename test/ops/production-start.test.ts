@@ -6,10 +6,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { uniqueName } from '../support/names.ts';
-import { PG_ADMIN_URL, postgresTarget, vendorsToRun } from '../support/vendors.ts';
+import { createControlDatabase, type ControlDatabase } from '../support/control-database.ts';
+import { postgresTarget, vendorsToRun } from '../support/vendors.ts';
 import { listeningUrl, logLines, runMain, stackLines, type Child } from './child.ts';
 
 const TOKEN = 'wda_operator-chosen-token-0123456789';
@@ -17,26 +16,18 @@ const servers = await vendorsToRun([postgresTarget]);
 
 describe.runIf(servers.length > 0)('production start on a PostgreSQL control store', () => {
   const dir = mkdtempSync(join(tmpdir(), 'wdapi-prod-'));
-  const dbName = uniqueName('wdapi_ops');
+  let control: ControlDatabase | undefined;
   let controlUrl = '';
   const children: Child[] = [];
 
   beforeAll(async () => {
-    const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${dbName}`);
-    await admin.end();
-    const url = new URL(PG_ADMIN_URL);
-    url.pathname = `/${dbName}`;
-    controlUrl = url.toString();
+    control = await createControlDatabase('wdapi_ops');
+    controlUrl = control.url;
   });
 
   afterAll(async () => {
     for (const child of children) if (child.process.exitCode === null) child.process.kill('SIGKILL');
-    const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
-    await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-    await admin.end();
+    await control?.drop();
     rmSync(dir, { recursive: true, force: true });
   });
 
