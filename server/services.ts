@@ -12,6 +12,8 @@ export interface ServiceSettings {
   readonly countEstimateThreshold: number;
   /** JSON body limit in bytes. */
   readonly jsonLimitBytes: number;
+  /** CSV import body limit in bytes (IMPORT_LIMIT_BYTES; at most 100 MiB). */
+  readonly importLimitBytes: number;
 }
 
 /** What the process is doing; read by /readyz and the response headers. */

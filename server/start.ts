@@ -10,6 +10,7 @@ import pino, { type Logger } from 'pino';
 import { WorkspaceCache } from '../core/control/runtime.ts';
 import { ControlStore } from '../core/control/store.ts';
 import type { Dialect, Driver } from '../dialects/dialect.ts';
+import { IMPORT_LIMIT_BYTES } from '../core/import/index.ts';
 import { advisoryLease, singleProcessLease } from '../core/import/owner-lease.ts';
 import { createEmbeddedDriver, createPgDriver, EmbeddedDatabase, openPgSession } from '../dialects/postgres/index.ts';
 import { createDialectRegistry } from '../dialects/registry.ts';
@@ -70,7 +71,7 @@ export interface RunningService {
   close(drainMs?: number): Promise<void>;
 }
 
-const DEFAULT_SETTINGS: ServiceSettings = { countEstimateThreshold: 10_000, jsonLimitBytes: 10 * 1024 * 1024 };
+const DEFAULT_SETTINGS: ServiceSettings = { countEstimateThreshold: 10_000, jsonLimitBytes: 10 * 1024 * 1024, importLimitBytes: IMPORT_LIMIT_BYTES };
 const CONTROL_CONNECT_TIMEOUT_MS = 10_000;
 
 async function adminTokenHash(store: ControlStore, given: string | undefined): Promise<{ hash: string; token?: string }> {

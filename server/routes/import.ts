@@ -9,7 +9,6 @@ import type { Context } from 'koa';
 import type { ViewRecord } from '../../core/control/types.ts';
 import { ApiError, notFound } from '../../core/errors.ts';
 import {
-  IMPORT_LIMIT_BYTES,
   ImportJobStore,
   checkDeletable,
   jobBody,
@@ -39,12 +38,6 @@ async function viewOf(services: Services, uuid: string): Promise<ViewRecord> {
   const view = /^[0-9a-f-]{36}$/i.test(uuid) ? await services.workspaces.findView(uuid) : undefined;
   if (!view) throw notFound(`view '${uuid}' does not exist`);
   return view;
-}
-
-/** 100 MiB; IMPORT_LIMIT_BYTES may lower it (a small instance, or a test that crosses it cheaply). */
-function limitBytes(): number {
-  const configured = Number(process.env.IMPORT_LIMIT_BYTES);
-  return Number.isSafeInteger(configured) && configured > 0 && configured < IMPORT_LIMIT_BYTES ? configured : IMPORT_LIMIT_BYTES;
 }
 
 /** Size and type are checked from the headers, before a byte of the body is read. */
@@ -88,7 +81,7 @@ function streamEvents(ctx: Context, prepared: PreparedImport): void {
 export function importRoutes(services: Services): Router {
   const router = new Router();
   const jobs = ImportJobStore.of(services.store, services.importLease);
-  const limit = limitBytes();
+  const limit = services.settings.importLimitBytes;
   const body = jsonBody(services.settings.jsonLimitBytes);
 
   async function savedMappingFor(ctx: Context, view: ViewRecord, subject: string) {

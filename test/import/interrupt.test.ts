@@ -130,16 +130,11 @@ describe.each(vendors)('interrupted imports on $name', (target) => {
 describe('a chunked body crossing the import limit', () => {
   let ws: TestWorkspace;
   let items: string;
-  // The same code path as 100 MiB, with a limit (IMPORT_LIMIT_BYTES) that a test crosses in a moment.
+  // The same code path as 100 MiB, with a limit (IMPORT_LIMIT_BYTES, a service setting) that a test crosses in a moment.
   const limit = 2 * 1024 * 1024;
 
   beforeAll(async () => {
-    process.env.IMPORT_LIMIT_BYTES = String(limit);
-    try {
-      ws = await startWorkspace(pgliteTarget, { fixture: false });
-    } finally {
-      delete process.env.IMPORT_LIMIT_BYTES;
-    }
+    ws = await startWorkspace(pgliteTarget, { fixture: false, settings: { importLimitBytes: limit } });
     await ws.db.query(`CREATE TABLE ${ws.db.table('items')} (${serialId(ws)}, code varchar(20) NOT NULL UNIQUE, qty integer NOT NULL)`);
     await sync(ws);
     items = await viewUuidOf(ws, 'items');

@@ -3,6 +3,7 @@
  * Tests talk HTTP to it and may inspect the workspace database directly.
  */
 import pino, { type Logger } from 'pino';
+import type { ServiceSettings } from '../../server/services.ts';
 import { startService, type RunningService } from '../../server/start.ts';
 import type { ProvisionedDatabase, VendorTarget } from './vendors.ts';
 
@@ -63,10 +64,11 @@ export interface WorkspaceOptions {
   ws?: string;
   /** The service's logger (a test that reads the log passes one with its own destination). */
   logger?: Logger;
+  settings?: Partial<ServiceSettings>;
 }
 
 export async function startWorkspace(target: VendorTarget, options: WorkspaceOptions = {}): Promise<TestWorkspace> {
-  const service = await startService({ adminToken: ADMIN_TOKEN, logger: options.logger ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }) });
+  const service = await startService({ adminToken: ADMIN_TOKEN, logger: options.logger ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }), ...(options.settings ? { settings: options.settings } : {}) });
   const db = await target.provision(service, options.fixture ?? true);
   const org = options.org ?? 'acme';
   const ws = options.ws ?? 'shop';
