@@ -193,3 +193,13 @@ export interface Dialect extends SqlRenderer {
   /** Why `url` cannot be this vendor's connection string, or null; checked before connecting. */
   urlProblem(url: string): string | null;
 }
+
+/**
+ * The dialects a service knows, by vendor name (`database.vendor`). Built once at start-up by the
+ * server; core only looks dialects up.
+ */
+export interface DialectRegistry {
+  /** The dialect of `vendor`; an unknown vendor is a 400 naming `database.vendor`. */
+  get(vendor: string): Dialect;
+  readonly vendors: readonly string[];
+}

@@ -2,7 +2,7 @@
 import type { Logger } from 'pino';
 import type { ControlStore } from '../core/control/store.ts';
 import type { WorkspaceCache } from '../core/control/runtime.ts';
-import type { DialectRegistry } from '../dialects/registry.ts';
+import type { DialectRegistry } from '../dialects/dialect.ts';
 import type { OwnerLease } from '../core/import/owner-lease.ts';
 import type { AuthPlugin } from '../plugins/auth/auth-plugin.ts';
 import type { InternalIssuer } from '../plugins/auth/internal-oauth/internal-oauth-plugin.ts';

@@ -13,7 +13,7 @@ import type { Dialect, Driver } from '../dialects/dialect.ts';
 import { IMPORT_LIMIT_BYTES } from '../core/import/index.ts';
 import { advisoryLease, singleProcessLease } from '../core/import/owner-lease.ts';
 import { createEmbeddedDriver, createPgDriver, EmbeddedDatabase, openPgSession } from '../dialects/postgres/index.ts';
-import { createDialectRegistry } from '../dialects/registry.ts';
+import { createDialectRegistry } from './dialect-registry.ts';
 import { adminTokenPlugin } from '../plugins/auth/admin-token/admin-token-plugin.ts';
 import { apiKeyPlugin } from '../plugins/auth/api-key/api-key-plugin.ts';
 import { externalJwtPlugin } from '../plugins/auth/external-jwt/external-jwt-plugin.ts';

@@ -5,7 +5,7 @@
  * instance within one second, at once on the instance that made them).
  */
 import type { DatabaseConfig, Dialect, Driver } from '../../dialects/dialect.ts';
-import type { DialectRegistry } from '../../dialects/registry.ts';
+import type { DialectRegistry } from '../../dialects/dialect.ts';
 import { ApiError, notFound } from '../errors.ts';
 import { buildModel } from '../schema/build-model.ts';
 import type { Entity, SchemaModel } from '../schema/model.ts';

@@ -3,7 +3,7 @@
  * used before anything is saved, and showing them without the password (DESIGN §10, issue 14).
  */
 import type { DatabaseConfig, Dialect, Driver } from '../../dialects/dialect.ts';
-import type { DialectRegistry } from '../../dialects/registry.ts';
+import type { DialectRegistry } from '../../dialects/dialect.ts';
 import { validationFailed } from '../errors.ts';
 import type { PayloadReader } from './payload.ts';
 

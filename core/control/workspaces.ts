@@ -4,7 +4,7 @@
  * costs a 400, not a workspace without entities that holds its slug.
  */
 import { ApiError, serviceUnavailable } from '../errors.ts';
-import type { DialectRegistry } from '../../dialects/registry.ts';
+import type { DialectRegistry } from '../../dialects/dialect.ts';
 import { PayloadReader, SLUG } from './payload.ts';
 import type { WorkspaceCache } from './runtime.ts';
 import type { ControlStore, WorkspaceSummary } from './store.ts';

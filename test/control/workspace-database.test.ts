@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { PayloadReader } from '../../core/control/payload.ts';
 import { maskCredentials, readDatabase } from '../../core/control/workspace-database.ts';
 import { EmbeddedDatabase } from '../../dialects/postgres/index.ts';
-import { createDialectRegistry } from '../../dialects/registry.ts';
+import { createDialectRegistry } from '../../server/dialect-registry.ts';
 
 const dialects = createDialectRegistry(new EmbeddedDatabase());
 

@@ -1,25 +1,21 @@
 import { ApiError } from '../core/errors.ts';
-import type { Dialect } from './dialect.ts';
-import { mssqlDialect } from './mssql/index.ts';
-import { mysqlDialect } from './mysql/index.ts';
-import { createEmbeddedDriver, createPostgresDialect, postgresDialect, type EmbeddedDatabase } from './postgres/index.ts';
+import type { Dialect, DialectRegistry } from '../dialects/dialect.ts';
+import { mssqlDialect } from '../dialects/mssql/index.ts';
+import { mysqlDialect } from '../dialects/mysql/index.ts';
+import { createEmbeddedDriver, createPostgresDialect, postgresDialect, type EmbeddedDatabase } from '../dialects/postgres/index.ts';
 
 /**
- * The registered dialects, frozen at start-up (nothing registers per request).
- * `embedded` is the Postgres dialect over the control store's own PGlite.
+ * The dialects this service knows, built once at start-up (nothing registers per request): a vendor
+ * is one entry of the list below. `embedded` is the Postgres dialect over the control store's own
+ * PGlite.
  */
-export interface DialectRegistry {
-  get(vendor: string): Dialect;
-  readonly vendors: readonly string[];
-}
-
 export function createDialectRegistry(embedded: EmbeddedDatabase, extra: readonly Dialect[] = []): DialectRegistry {
   const embeddedDialect = createPostgresDialect('embedded', async () => createEmbeddedDriver(embedded));
   const byName = new Map<string, Dialect>();
   for (const dialect of [postgresDialect, embeddedDialect, mysqlDialect, mssqlDialect, ...extra]) byName.set(dialect.name, dialect);
-  Object.freeze(byName);
+  const vendors = Object.freeze([...byName.keys()]);
   return {
-    vendors: [...byName.keys()],
+    vendors,
     get(vendor: string): Dialect {
       const dialect = byName.get(vendor);
       if (!dialect) {
