@@ -4,7 +4,7 @@
  */
 import { ApiError, badRequest } from '../errors.ts';
 import { camelCase } from '../schema/names.ts';
-import { PayloadReader } from './payload.ts';
+import { PayloadReader } from '../payload.ts';
 import { validateComputedFormula } from './computed.ts';
 import { createPhysicalColumn, dropPhysicalColumn } from './physical-columns.ts';
 import type { WorkspaceCache, WorkspaceRuntime } from './runtime.ts';

@@ -11,7 +11,7 @@ import { buildModel } from '../schema/build-model.ts';
 import type { Entity, SchemaModel } from '../schema/model.ts';
 import type { ComputedField, ViewShape } from '../query/plan.ts';
 import { compileComputedColumn } from './computed.ts';
-import { SingleFlight } from './single-flight.ts';
+import { SingleFlight } from '../single-flight.ts';
 import type { ControlStore } from './store.ts';
 import {
   DEFAULT_ENTITY_OPTIONS,

@@ -1,6 +1,6 @@
 /** Views beyond the default one: a new view starts with the entity's field columns. */
 import { kebabCase } from '../schema/names.ts';
-import { PayloadReader, SLUG } from './payload.ts';
+import { PayloadReader, SLUG } from '../payload.ts';
 import type { WorkspaceRuntime } from './runtime.ts';
 import type { ControlStore } from './store.ts';
 import type { ViewRecord } from './types.ts';

@@ -5,7 +5,7 @@
 import type { DatabaseConfig, Dialect, Driver } from '../../dialects/dialect.ts';
 import type { DialectRegistry } from '../../dialects/dialect.ts';
 import { validationFailed } from '../errors.ts';
-import type { PayloadReader } from './payload.ts';
+import type { PayloadReader } from '../payload.ts';
 
 const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 const DATABASE_KEYS = ['vendor', 'url', 'schema', 'poolSize'];

@@ -5,7 +5,7 @@
  */
 import { ApiError, serviceUnavailable } from '../errors.ts';
 import type { DialectRegistry } from '../../dialects/dialect.ts';
-import { PayloadReader, SLUG } from './payload.ts';
+import { PayloadReader, SLUG } from '../payload.ts';
 import type { WorkspaceCache } from './runtime.ts';
 import type { ControlStore, WorkspaceSummary } from './store.ts';
 import { syncWorkspace, type SyncResult } from './sync.ts';

@@ -2,7 +2,7 @@
  * Saved import mappings of a view (spec "CSV import" rule 8, DESIGN §12): `PRIVATE` ones are
  * seen by their creator only, `SHARED` ones by everyone with access to the view.
  */
-import { PayloadReader } from '../control/payload.ts';
+import { PayloadReader } from '../payload.ts';
 import type { ColumnRecord, ViewRecord } from '../control/types.ts';
 import { ApiError } from '../errors.ts';
 import type { Entity } from '../schema/model.ts';

@@ -5,7 +5,7 @@
  */
 import type Router from '@koa/router';
 import type { Middleware } from 'koa';
-import { PayloadReader } from '../../core/control/payload.ts';
+import { PayloadReader } from '../../core/payload.ts';
 import { notFound } from '../../core/errors.ts';
 import { issueApiKey, isApiKeyId } from '../../plugins/auth/api-key/api-key-plugin.ts';
 import type { Services } from '../services.ts';

@@ -3,7 +3,7 @@
  * connection-string form the drivers take, and a PATCH merged onto the stored settings.
  */
 import { describe, expect, it } from 'vitest';
-import { PayloadReader } from '../../core/control/payload.ts';
+import { PayloadReader } from '../../core/payload.ts';
 import { maskCredentials, readDatabase } from '../../core/control/workspace-database.ts';
 import { EmbeddedDatabase } from '../../dialects/postgres/index.ts';
 import { createDialectRegistry } from '../../server/dialect-registry.ts';

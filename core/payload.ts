@@ -1,7 +1,7 @@
 /** Strict checks for admin payloads: nothing is coerced (DESIGN §12); problems are VALIDATION_FAILED. */
-import { validationFailed, type FieldProblem } from '../errors.ts';
-import { textProblem } from '../write/coerce.ts';
-import { requireObject } from '../write/validate.ts';
+import { validationFailed, type FieldProblem } from './errors.ts';
+import { textProblem } from './write/coerce.ts';
+import { requireObject } from './write/validate.ts';
 
 export const SLUG = /^[a-z0-9][a-z0-9-]{0,62}$/;
 
