@@ -7,9 +7,9 @@ import { camelCase } from '../schema/names.ts';
 import { PayloadReader } from '../payload.ts';
 import { validateComputedFormula } from './computed.ts';
 import { createPhysicalColumn, dropPhysicalColumn } from './physical-columns.ts';
-import type { WorkspaceCache, WorkspaceRuntime } from './runtime.ts';
-import type { ControlStore } from './store.ts';
-import type { ColumnRecord, ViewRecord } from './types.ts';
+import type { WorkspaceCache, WorkspaceRuntime } from '../workspace/runtime.ts';
+import type { ControlStore } from '../workspace/store.ts';
+import type { ColumnRecord, ViewRecord } from '../workspace/types.ts';
 
 const FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 

@@ -1,53 +1,19 @@
 /**
- * Computed column record → ComputedField the query planner can emit. The one place where the
- * control plane meets the formula compiler: gate 1 and the checker run here, and gate 2 runs the
- * compiled expression against the workspace's database in a query that returns no rows.
+ * Saving a computed column: gate 1 and the checker (core/query/computed-field.ts), then gate 2 runs
+ * the compiled expression against the workspace's database in a query that returns no rows.
  */
-import { checkFormula, emitFormula, parseFormula, printFormula, type CheckedFormula } from '../formula/index.ts';
+import { checkFormula, parseFormula, printFormula } from '../formula/index.ts';
 import { ApiError, serviceUnavailable } from '../errors.ts';
 import { render } from '../sql.ts';
-import type { Entity, SchemaModel } from '../schema/model.ts';
 import type { ComputedField, Predicate, ReadScope } from '../query/plan.ts';
 import { planRead } from '../query/plan-read.ts';
 import { compileRead } from '../query/compile-read.ts';
 import { NO_POLICY } from '../query/read.ts';
 import { DEFAULT_PAGE_SIZE } from '../query/request.ts';
-import type { ColumnRecord, ViewRecord } from './types.ts';
-import type { WorkspaceRuntime } from './runtime.ts';
-
-function computedField(fieldName: string, checked: CheckedFormula): ComputedField {
-  return {
-    fieldName,
-    valueType: checked.type,
-    refs: checked.refs,
-    emit: (columnRef, dialect) => emitFormula(checked, { dialect: dialect.formula, columnRef }),
-    broken: null,
-  };
-}
-
-function brokenField(fieldName: string, reason: string): ComputedField {
-  return { fieldName, valueType: 'null', refs: [], emit: () => { throw new Error('broken formula'); }, broken: reason };
-}
-
-/** Compiles a stored column; a formula that no longer checks (schema changed) reads as null. */
-export function compileComputedColumn(column: ColumnRecord, entity: Entity, model: SchemaModel, maxDepth: number): ComputedField {
-  if (column.broken) return brokenField(column.fieldName, column.broken);
-  try {
-    return computedField(column.fieldName, checkFormula(parseFormula(column.formula ?? ''), { entity, model, maxDepth }));
-  } catch (error) {
-    return brokenField(column.fieldName, error instanceof Error ? error.message : 'formula does not compile');
-  }
-}
-
-/** Why the stored formula no longer compiles against `model`, or null when it does. */
-export function brokenReason(formula: string, entity: Entity, model: SchemaModel, maxDepth: number): string | null {
-  try {
-    checkFormula(parseFormula(formula), { entity, model, maxDepth });
-    return null;
-  } catch (error) {
-    return error instanceof Error ? error.message : 'formula does not compile';
-  }
-}
+import { computedField } from '../query/computed-field.ts';
+import { viewShape } from '../query/shape.ts';
+import type { ViewRecord } from '../workspace/types.ts';
+import type { WorkspaceRuntime } from '../workspace/runtime.ts';
 
 const GATE2_REASONS: Record<string, string> = {
   undefined_function: 'the workspace database does not support a function this formula uses',
@@ -57,9 +23,9 @@ const GATE2_REASONS: Record<string, string> = {
 };
 
 async function probe(runtime: WorkspaceRuntime, view: ViewRecord, field: ComputedField): Promise<void> {
-  const shape = runtime.shape(view.entity, view.uuid);
+  const shape = viewShape(runtime, view.entity, view.uuid);
   const root = { ...shape, computed: [...shape.computed.filter((c) => c.fieldName !== field.fieldName), field] };
-  const scope: ReadScope = { model: runtime.model, root, defaultView: (name) => runtime.shape(name), policy: NO_POLICY };
+  const scope: ReadScope = { model: runtime.model, root, defaultView: (name) => viewShape(runtime, name), policy: NO_POLICY };
   const never: Predicate = { target: { kind: 'field', hops: [], field: shape.entity.idField }, op: 'never', value: null };
   const request = { page: 0, size: DEFAULT_PAGE_SIZE, sort: [], expand: [], fields: [[field.fieldName]], filters: [], count: 'none' as const };
   const compiled = compileRead(planRead(scope, request, { where: [never] }), runtime.dialect, runtime.config);

@@ -1,6 +1,6 @@
 /** PUT of a workspace's external identity provider (spec "External identity provider configuration"). */
 import { PayloadReader } from '../payload.ts';
-import type { ExternalPermissions, IdentityProviderConfig } from './types.ts';
+import type { ExternalPermissions, IdentityProviderConfig } from '../workspace/types.ts';
 
 const PERMISSIONS: readonly ExternalPermissions[] = ['READ_ONLY', 'READ_WRITE'];
 

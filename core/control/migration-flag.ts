@@ -1,6 +1,6 @@
 /** PUT …/entities/{entity}/migration (DESIGN §10, §12): which operations a migration blocks. */
 import { PayloadReader } from '../payload.ts';
-import type { MigrationFlag } from './types.ts';
+import type { MigrationFlag } from '../workspace/types.ts';
 
 export const DEFAULT_RETRY_AFTER_SECONDS = 30;
 

@@ -10,9 +10,9 @@ import type { ColumnType } from '../schema/introspection.ts';
 import { camelCase, snakeCase } from '../schema/names.ts';
 import { checkFormula, parseFormula } from '../formula/index.ts';
 import { syncById } from './workspaces.ts';
-import type { WorkspaceCache, WorkspaceRuntime } from './runtime.ts';
-import type { ControlStore } from './store.ts';
-import type { ColumnRecord, MigrationFlag, ViewRecord } from './types.ts';
+import type { WorkspaceCache, WorkspaceRuntime } from '../workspace/runtime.ts';
+import type { ControlStore } from '../workspace/store.ts';
+import type { ColumnRecord, MigrationFlag, ViewRecord } from '../workspace/types.ts';
 
 const TYPE_OF_WIDGET: Record<string, ColumnType> = {
   STRING: 'text', TEXT: 'text', EMAIL: 'text', URL: 'text', INTEGER: 'integer', DECIMAL: 'decimal', NUMBER: 'decimal',

@@ -1,7 +1,7 @@
 /** RLS rule payloads (DESIGN §10, §12): the column may be named by its API field name; the table column is stored. */
 import type { Entity } from '../schema/model.ts';
 import { PayloadReader } from '../payload.ts';
-import type { RlsRuleRecord } from './types.ts';
+import type { RlsRuleRecord } from '../workspace/types.ts';
 
 const CLAIM_PATH = /^[A-Za-z0-9_:-]+(\.[A-Za-z0-9_:-]+)*$/;
 

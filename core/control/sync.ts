@@ -7,9 +7,9 @@ import type { Dialect, Driver } from '../../dialects/dialect.ts';
 import { buildModel, defaultViewSlug, diffSchemas, displayName, schemaHash } from '../schema/index.ts';
 import type { Drift } from '../schema/drift.ts';
 import type { Entity, SchemaModel } from '../schema/model.ts';
-import { brokenReason } from './computed.ts';
-import type { ControlStore } from './store.ts';
-import type { ColumnRecord, ViewRecord, WorkspaceRecord } from './types.ts';
+import { brokenReason } from '../query/computed-field.ts';
+import type { ControlStore } from '../workspace/store.ts';
+import type { ColumnRecord, ViewRecord, WorkspaceRecord } from '../workspace/types.ts';
 
 export interface BrokenColumn {
   uuid: string;

@@ -1,9 +1,9 @@
 /** Views beyond the default one: a new view starts with the entity's field columns. */
 import { kebabCase } from '../schema/names.ts';
 import { PayloadReader, SLUG } from '../payload.ts';
-import type { WorkspaceRuntime } from './runtime.ts';
-import type { ControlStore } from './store.ts';
-import type { ViewRecord } from './types.ts';
+import type { WorkspaceRuntime } from '../workspace/runtime.ts';
+import type { ControlStore } from '../workspace/store.ts';
+import type { ViewRecord } from '../workspace/types.ts';
 
 export async function createView(store: ControlStore, runtime: WorkspaceRuntime, body: unknown): Promise<ViewRecord> {
   const reader = new PayloadReader(body, ['entity', 'name', 'slug']);

@@ -6,10 +6,10 @@
 import { ApiError, serviceUnavailable } from '../errors.ts';
 import type { DialectRegistry } from '../../dialects/dialect.ts';
 import { PayloadReader, SLUG } from '../payload.ts';
-import type { WorkspaceCache } from './runtime.ts';
-import type { ControlStore, WorkspaceSummary } from './store.ts';
+import type { WorkspaceCache } from '../workspace/runtime.ts';
+import type { ControlStore, WorkspaceSummary } from '../workspace/store.ts';
 import { syncWorkspace, type SyncResult } from './sync.ts';
-import type { OrgRecord, WorkspaceRecord } from './types.ts';
+import type { OrgRecord, WorkspaceRecord } from '../workspace/types.ts';
 import { describeDatabase, probeDatabase, readDatabase } from './workspace-database.ts';
 
 /** The workspace record of the admin API: no introspection, the database URL without its password. */

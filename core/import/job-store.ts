@@ -3,8 +3,8 @@
  * (DESIGN §2, §9). Kept apart from core/control/store.ts; it runs on the same executor.
  */
 import { randomUUID } from 'node:crypto';
-import type { ControlStore } from '../control/store.ts';
-import { CONTROL_SCHEMA } from '../control/migrations.ts';
+import type { ControlStore } from '../workspace/store.ts';
+import { CONTROL_SCHEMA } from '../workspace/migrations.ts';
 import { ident, join, raw, render, sql, type Sql } from '../sql.ts';
 import type { Executor } from '../../dialects/dialect.ts';
 import type { SourceRow } from './batches.ts';

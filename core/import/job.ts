@@ -4,8 +4,8 @@
  * the writer, one transaction each, reporting progress as NDJSON events. Parsing of the next batch
  * overlaps the write of the current one; at most two batches are in memory.
  */
-import type { ViewRecord } from '../control/types.ts';
-import type { WorkspaceRuntime } from '../control/runtime.ts';
+import type { ViewRecord } from '../workspace/types.ts';
+import type { WorkspaceRuntime } from '../workspace/runtime.ts';
 import { ApiError, badRequest } from '../errors.ts';
 import type { ReadScope } from '../query/plan.ts';
 import { readScope } from '../query/read.ts';

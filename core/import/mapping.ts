@@ -4,7 +4,7 @@
  * (case-insensitive), then API field name, then database column name; without a header the
  * columns map by position. Mapping problems are 400 BAD_REQUEST before any row is read.
  */
-import type { ColumnRecord } from '../control/types.ts';
+import type { ColumnRecord } from '../workspace/types.ts';
 import { ApiError, badRequest } from '../errors.ts';
 import type { Entity, Field } from '../schema/model.ts';
 

@@ -8,7 +8,7 @@
  * out of the API (only tables with a single-column key are exposed), and makes a second write of
  * the same batch fail instead of duplicating rows.
  */
-import type { WorkspaceRuntime } from '../control/runtime.ts';
+import type { WorkspaceRuntime } from '../workspace/runtime.ts';
 import { render, sql, type Sql } from '../sql.ts';
 import type { Executor } from '../../dialects/dialect.ts';
 

@@ -3,7 +3,7 @@
  * seen by their creator only, `SHARED` ones by everyone with access to the view.
  */
 import { PayloadReader } from '../payload.ts';
-import type { ColumnRecord, ViewRecord } from '../control/types.ts';
+import type { ColumnRecord, ViewRecord } from '../workspace/types.ts';
 import { ApiError } from '../errors.ts';
 import type { Entity } from '../schema/model.ts';
 import type { SavedMapping } from './job-store.ts';

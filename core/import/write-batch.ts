@@ -4,7 +4,7 @@
  * statement per row so that a key that matches nothing is reported for exactly that row.
  * A refusal only the database can detect fails the whole batch (spec "CSV import" rule 7).
  */
-import type { WorkspaceRuntime } from '../control/runtime.ts';
+import type { WorkspaceRuntime } from '../workspace/runtime.ts';
 import { ApiError } from '../errors.ts';
 import { ident, join, render, sql } from '../sql.ts';
 import type { ReadScope } from '../query/plan.ts';
@@ -14,7 +14,7 @@ import { ROOT_ALIAS } from '../query/joins.ts';
 import { idPredicate } from '../query/plan-read.ts';
 import { validateRows, writeBulkRows, type BulkError } from '../write/bulk.ts';
 import type { BulkRequest } from '../write/bulk-request.ts';
-import { translateDbError } from '../write/db-errors.ts';
+import { translateDbError } from '../workspace/db-errors.ts';
 import type { WritePolicy } from '../write/records.ts';
 import { checkRow, type RowValues } from '../write/validate.ts';
 import { parseScalar } from '../write/coerce.ts';

@@ -1,9 +1,9 @@
 /** The validated read plan: what to select, join, filter and sort. Pure data, no SQL text. */
 import type { Sql } from '../sql.ts';
 import type { Dialect } from '../../dialects/dialect.ts';
-import type { EntityOptions, MigrationFlag } from '../control/types.ts';
+import type { EntityOptions, MigrationFlag } from '../workspace/types.ts';
 import type { Entity, Field, SchemaModel } from '../schema/model.ts';
-import type { CountMode } from '../control/types.ts';
+import type { CountMode } from '../workspace/types.ts';
 import type { FilterOperator, SortDirection } from './request.ts';
 
 export type ValueType = 'text' | 'number' | 'boolean' | 'date' | 'timestamp' | 'null';

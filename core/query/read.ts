@@ -1,17 +1,18 @@
 /** Executes reads: the page and the count run concurrently, one statement each (DESIGN §6). */
 import { render, type CompiledSql, type Sql } from '../sql.ts';
 import type { Dialect, Executor } from '../../dialects/dialect.ts';
-import type { WorkspaceRuntime } from '../control/runtime.ts';
-import type { CountMode } from '../control/types.ts';
+import type { WorkspaceRuntime } from '../workspace/runtime.ts';
+import type { CountMode } from '../workspace/types.ts';
 import { notFound } from '../errors.ts';
 import type { Entity } from '../schema/model.ts';
-import { translateDbError } from '../write/db-errors.ts';
+import { translateDbError } from '../workspace/db-errors.ts';
 import type { JsonRecord } from './assemble.ts';
 import { compileRead, type CompiledRead } from './compile-read.ts';
 import type { ReadPolicy, ReadScope } from './plan.ts';
 import { idPredicate, planRead } from './plan-read.ts';
 import type { ReadRequest } from './request.ts';
 import { parseScalar } from '../write/coerce.ts';
+import { viewShape } from './shape.ts';
 
 export interface ListMeta {
   page: number;
@@ -31,8 +32,8 @@ export const NO_POLICY: ReadPolicy = { rowPredicates: () => [] };
 export function readScope(runtime: WorkspaceRuntime, entityName: string, policy: ReadPolicy, viewUuid?: string): ReadScope {
   return {
     model: runtime.model,
-    root: runtime.shape(entityName, viewUuid),
-    defaultView: (name) => runtime.shape(name),
+    root: viewShape(runtime, entityName, viewUuid),
+    defaultView: (name) => viewShape(runtime, name),
     policy,
   };
 }

@@ -1,5 +1,5 @@
 /** The schema as the admin API shows it: entities, fields, relationships and keys in API names. */
-import type { WorkspaceRuntime } from '../control/runtime.ts';
+import type { WorkspaceRuntime } from '../workspace/runtime.ts';
 
 export function describeSchema(runtime: WorkspaceRuntime) {
   return {

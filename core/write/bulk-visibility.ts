@@ -4,7 +4,7 @@
  */
 import { ident, join, render, sql } from '../sql.ts';
 import type { Executor } from '../../dialects/dialect.ts';
-import type { WorkspaceRuntime } from '../control/runtime.ts';
+import type { WorkspaceRuntime } from '../workspace/runtime.ts';
 import { predicateSql, type CompileContext } from '../query/compile-read.ts';
 import { ROOT_ALIAS } from '../query/joins.ts';
 import type { ReadScope } from '../query/plan.ts';

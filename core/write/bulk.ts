@@ -3,14 +3,14 @@
  * failing rows are reported and left out, the rest is written in one transaction through the
  * dialect's upsert. A database refusal rolls everything back and answers with the counts.
  */
-import type { WorkspaceRuntime } from '../control/runtime.ts';
+import type { WorkspaceRuntime } from '../workspace/runtime.ts';
 import { ApiError, type FieldProblem } from '../errors.ts';
 import type { ReadScope } from '../query/plan.ts';
 import type { Entity, Field } from '../schema/model.ts';
 import type { ConflictAction, Executor, UpsertOutcome } from '../../dialects/dialect.ts';
 import { readBulkRequest, type BulkRequest } from './bulk-request.ts';
 import { hiddenConflicts } from './bulk-visibility.ts';
-import { translateDbError } from './db-errors.ts';
+import { translateDbError } from '../workspace/db-errors.ts';
 import { migrationBlocksWrites, type WritePolicy } from './records.ts';
 import { checkRow, type RowValues } from './validate.ts';
 

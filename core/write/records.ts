@@ -1,6 +1,6 @@
 /** Create, update (partial PUT) and delete of one record; each answers with the record as it reads back. */
 import { ident, join, render, sql } from '../sql.ts';
-import type { WorkspaceRuntime } from '../control/runtime.ts';
+import type { WorkspaceRuntime } from '../workspace/runtime.ts';
 import { ApiError, notFound } from '../errors.ts';
 import type { Entity } from '../schema/model.ts';
 import type { JsonRecord } from '../query/assemble.ts';
@@ -10,7 +10,7 @@ import type { Predicate, ReadScope } from '../query/plan.ts';
 import { idPredicate } from '../query/plan-read.ts';
 import { parseId, readRecord } from '../query/read.ts';
 import type { ReadRequest } from '../query/request.ts';
-import { translateDbError } from './db-errors.ts';
+import { translateDbError } from '../workspace/db-errors.ts';
 import { requireObject, validateRow, type RowValues } from './validate.ts';
 
 /** What a policy plugin (RLS) does to writes. The default changes nothing. */

@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { badRequest, validationFailed, type FieldProblem } from '../errors.ts';
-import type { FieldValidator } from '../control/types.ts';
+import type { FieldValidator } from '../workspace/types.ts';
 import type { Entity, Field } from '../schema/model.ts';
 import type { ViewShape } from '../query/plan.ts';
 import { parseScalar } from './coerce.ts';

@@ -8,8 +8,8 @@
  * same entity adds that view's rules and never drops the entity's (issue 14 item 1: a second
  * view without rules must not open the table).
  */
-import type { WorkspaceRuntime } from '../../core/control/runtime.ts';
-import type { RlsRuleRecord } from '../../core/control/types.ts';
+import type { WorkspaceRuntime } from '../../core/workspace/runtime.ts';
+import type { RlsRuleRecord } from '../../core/workspace/types.ts';
 import { ApiError } from '../../core/errors.ts';
 import type { Predicate, ReadPolicy } from '../../core/query/plan.ts';
 import { NO_POLICY } from '../../core/query/read.ts';

@@ -6,9 +6,9 @@
 import type Router from '@koa/router';
 import type { Middleware } from 'koa';
 import type { Context } from 'koa';
-import type { OrgRecord } from '../../core/control/types.ts';
+import type { OrgRecord } from '../../core/workspace/types.ts';
 import { PayloadReader, SLUG } from '../../core/payload.ts';
-import type { WorkspaceSummary } from '../../core/control/store.ts';
+import type { WorkspaceSummary } from '../../core/workspace/store.ts';
 import { createWorkspace, deleteWorkspace, describeWorkspace, updateWorkspace } from '../../core/control/workspaces.ts';
 import { notFound } from '../../core/errors.ts';
 import { authorizeInstanceAdmin } from '../../plugins/auth/authorize.ts';

@@ -4,7 +4,7 @@ import type { Context } from 'koa';
 import { applyEntityOptions } from '../../core/control/entity-options.ts';
 import { readIdentityProvider } from '../../core/control/identity-provider.ts';
 import { readMigrationFlag } from '../../core/control/migration-flag.ts';
-import type { WorkspaceRuntime } from '../../core/control/runtime.ts';
+import type { WorkspaceRuntime } from '../../core/workspace/runtime.ts';
 import { syncById } from '../../core/control/workspaces.ts';
 import { createView } from '../../core/control/views.ts';
 import { notFound } from '../../core/errors.ts';

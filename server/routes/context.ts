@@ -4,7 +4,7 @@
  * checked against its workspace's identity provider; a missing token is still a 401 first.
  */
 import type { Context } from 'koa';
-import type { WorkspaceRuntime } from '../../core/control/runtime.ts';
+import type { WorkspaceRuntime } from '../../core/workspace/runtime.ts';
 import { authenticate, authorizeData, authorizeOwner, bearerToken } from '../../plugins/auth/authorize.ts';
 import type { Principal } from '../../plugins/auth/auth-plugin.ts';
 import { policiesFor, type Policies } from '../../plugins/rls/policy.ts';

@@ -6,7 +6,7 @@
 import { PassThrough, Readable } from 'node:stream';
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import type { ViewRecord } from '../../core/control/types.ts';
+import type { ViewRecord } from '../../core/workspace/types.ts';
 import { ApiError, notFound } from '../../core/errors.ts';
 import {
   ImportJobStore,

@@ -1,5 +1,6 @@
 /** `GET /api/v1/{org}/{ws}/openapi.json`: not enveloped (DESIGN §12); needs read access to the workspace. */
 import Router from '@koa/router';
+import { viewShape } from '../../core/query/shape.ts';
 import { buildOpenApi } from '../../core/schema/openapi.ts';
 import type { Services } from '../services.ts';
 import { dataAccess } from './context.ts';
@@ -17,7 +18,7 @@ export function openApiRoutes(services: Services): Router {
       serverUrl: base,
       basePath: `/api/v1/${org}/${ws}`,
       tokenUrl: `${base}/oauth/token`,
-      views: [...runtime.model.entities.keys()].map((name) => runtime.shape(name)),
+      views: [...runtime.model.entities.keys()].map((name) => viewShape(runtime, name)),
     });
   });
   return router;

@@ -1,7 +1,7 @@
 /** View routes outside the admin prefix (DESIGN §12): columns of a view. */
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import type { ViewRecord } from '../../core/control/types.ts';
+import type { ViewRecord } from '../../core/workspace/types.ts';
 import { notFound } from '../../core/errors.ts';
 import type { Services } from '../services.ts';
 import { ownerAccess, requireBearer } from './context.ts';

@@ -1,7 +1,7 @@
 /** API keys `wdk_<id>_<secret>` (DESIGN §10): workspace-owner credentials, stored hashed. */
 import { randomBytes } from 'node:crypto';
 import { SingleFlight } from '../../../core/single-flight.ts';
-import type { ControlStore } from '../../../core/control/store.ts';
+import type { ControlStore } from '../../../core/workspace/store.ts';
 import { ApiError } from '../../../core/errors.ts';
 import type { AuthPlugin, AuthRequest, Principal } from '../auth-plugin.ts';
 import { hashSecret, randomToken, sameHash } from '../secrets.ts';

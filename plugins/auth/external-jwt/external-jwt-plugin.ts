@@ -4,7 +4,7 @@
  * 30 s clock tolerance. Messages are the spec's 401 messages.
  */
 import { errors, jwtVerify, type JWTPayload } from 'jose';
-import type { IdentityProviderConfig } from '../../../core/control/types.ts';
+import type { IdentityProviderConfig } from '../../../core/workspace/types.ts';
 import { ApiError } from '../../../core/errors.ts';
 import type { AuthPlugin, AuthRequest, Principal } from '../auth-plugin.ts';
 import { CLOCK_TOLERANCE_SECONDS, hasJwtShape, looksLikeJwt, refuseFutureIssuedAt, unverifiedIssuer } from '../jwt-shape.ts';

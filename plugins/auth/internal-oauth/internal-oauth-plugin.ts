@@ -3,7 +3,7 @@
  * short-lived ES256 JWT whose `iss` is the instance's issuer URL. Such tokens are owner credentials.
  */
 import { createLocalJWKSet, jwtVerify, SignJWT, errors } from 'jose';
-import type { ControlStore } from '../../../core/control/store.ts';
+import type { ControlStore } from '../../../core/workspace/store.ts';
 import { ApiError } from '../../../core/errors.ts';
 import { apiKeyIsLive, verifyApiKey } from '../api-key/api-key-plugin.ts';
 import type { AuthPlugin, AuthRequest, Principal } from '../auth-plugin.ts';

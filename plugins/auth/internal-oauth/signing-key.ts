@@ -1,7 +1,7 @@
 /** The instance's own ES256 key, created once and kept in the control store so every instance shares it. */
 import { exportJWK, generateKeyPair, importJWK, type JWK } from 'jose';
 import { randomBytes } from 'node:crypto';
-import type { ControlStore } from '../../../core/control/store.ts';
+import type { ControlStore } from '../../../core/workspace/store.ts';
 
 /** jose's key object (a WebCrypto CryptoKey), named without the DOM lib. */
 export type PrivateKey = Exclude<Awaited<ReturnType<typeof importJWK>>, Uint8Array>;

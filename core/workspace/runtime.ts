@@ -9,8 +9,6 @@ import type { DialectRegistry } from '../../dialects/dialect.ts';
 import { ApiError, notFound } from '../errors.ts';
 import { buildModel } from '../schema/build-model.ts';
 import type { Entity, SchemaModel } from '../schema/model.ts';
-import type { ComputedField, ViewShape } from '../query/plan.ts';
-import { compileComputedColumn } from './computed.ts';
 import { SingleFlight } from '../single-flight.ts';
 import type { ControlStore } from './store.ts';
 import {
@@ -55,7 +53,7 @@ export class WorkspaceRuntime {
   private readonly entityRecords: Map<string, EntityRecord>;
   private readonly viewsByUuid: Map<string, ViewRecord>;
   private readonly defaultViews: Map<string, ViewRecord>;
-  private readonly shapes = new Map<string, ViewShape>();
+  private readonly memos = new Map<string, unknown>();
 
   constructor(state: WorkspaceState) {
     this.workspace = state.workspace;
@@ -96,23 +94,16 @@ export class WorkspaceRuntime {
     return this.defaultViews.get(entityName);
   }
 
-  /** The entity read through `viewUuid` (or its default view): computed columns, options, migration flag. */
-  shape(entityName: string, viewUuid?: string): ViewShape {
-    const uuid = viewUuid ?? this.defaultViewRecord(entityName)?.uuid ?? '';
-    const key = `${entityName}:${uuid}`;
-    let shape = this.shapes.get(key);
-    if (!shape) {
-      const record = this.entityRecord(entityName);
-      shape = { entity: this.entity(entityName), computed: this.computed(uuid, entityName), options: record.options, migration: record.migration };
-      this.shapes.set(key, shape);
-    }
-    return shape;
-  }
-
-  private computed(viewUuid: string, entityName: string): ComputedField[] {
-    const columns = (this.columnsByView.get(viewUuid) ?? []).filter((c) => c.kind === 'COMPUTED' && c.formula !== null);
-    const entity = this.entity(entityName);
-    return columns.map((column) => compileComputedColumn(column, entity, this.model, this.entityRecord(entityName).options.maxExpandDepth));
+  /**
+   * A value derived from this runtime (compiled view shapes, say), made once and dropped with the
+   * runtime when the workspace's version moves. Floors above keep their derived state here, so the
+   * runtime needs to know nothing of them.
+   */
+  memo<T>(key: string, make: () => T): T {
+    if (this.memos.has(key)) return this.memos.get(key) as T;
+    const value = make();
+    this.memos.set(key, value);
+    return value;
   }
 }
 
