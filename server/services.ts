@@ -1,7 +1,7 @@
 /** Everything a route needs, built once at start-up (server/start.ts). */
 import type { Logger } from 'pino';
 import type { ControlStore } from '../core/workspace/store.ts';
-import type { WorkspaceCache } from '../core/workspace/runtime.ts';
+import type { WorkspaceCache } from '../core/workspace/cache.ts';
 import type { DialectRegistry } from '../dialects/dialect.ts';
 import type { OwnerLease } from '../core/import/owner-lease.ts';
 import type { AuthPlugin } from '../plugins/auth/auth-plugin.ts';

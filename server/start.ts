@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Server } from 'node:http';
 import pino, { type Logger } from 'pino';
-import { WorkspaceCache } from '../core/workspace/runtime.ts';
+import { WorkspaceCache } from '../core/workspace/cache.ts';
 import { ControlStore } from '../core/workspace/store.ts';
 import type { Dialect, Driver } from '../dialects/dialect.ts';
 import { IMPORT_LIMIT_BYTES } from '../core/import/index.ts';

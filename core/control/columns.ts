@@ -7,7 +7,8 @@ import { camelCase } from '../schema/names.ts';
 import { PayloadReader } from '../payload.ts';
 import { validateComputedFormula } from './computed.ts';
 import { createPhysicalColumn, dropPhysicalColumn } from './physical-columns.ts';
-import type { WorkspaceCache, WorkspaceRuntime } from '../workspace/runtime.ts';
+import type { WorkspaceCache } from '../workspace/cache.ts';
+import type { WorkspaceRuntime } from '../workspace/runtime.ts';
 import type { ControlStore } from '../workspace/store.ts';
 import type { ColumnRecord, ViewRecord } from '../workspace/types.ts';
 

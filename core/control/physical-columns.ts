@@ -10,7 +10,8 @@ import type { ColumnType } from '../schema/introspection.ts';
 import { camelCase, snakeCase } from '../schema/names.ts';
 import { checkFormula, parseFormula } from '../formula/index.ts';
 import { syncById } from './workspaces.ts';
-import type { WorkspaceCache, WorkspaceRuntime } from '../workspace/runtime.ts';
+import type { WorkspaceCache } from '../workspace/cache.ts';
+import type { WorkspaceRuntime } from '../workspace/runtime.ts';
 import type { ControlStore } from '../workspace/store.ts';
 import type { ColumnRecord, MigrationFlag, ViewRecord } from '../workspace/types.ts';
 

@@ -6,7 +6,7 @@
 import { ApiError, serviceUnavailable } from '../errors.ts';
 import type { DialectRegistry } from '../../dialects/dialect.ts';
 import { PayloadReader, SLUG } from '../payload.ts';
-import type { WorkspaceCache } from '../workspace/runtime.ts';
+import type { WorkspaceCache } from '../workspace/cache.ts';
 import type { ControlStore, WorkspaceSummary } from '../workspace/store.ts';
 import { syncWorkspace, type SyncResult } from './sync.ts';
 import type { OrgRecord, WorkspaceRecord } from '../workspace/types.ts';

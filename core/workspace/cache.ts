@@ -1,0 +1,140 @@
+/**
+ * Per-instance cache of workspace runtimes, reloaded when the control store's version for the
+ * workspace moves, checked at most once a second (DESIGN §12: changes reach every instance within
+ * one second, at once on the instance that made them).
+ */
+import type { Dialect, DialectRegistry, Driver } from '../../dialects/dialect.ts';
+import { ApiError, notFound } from '../errors.ts';
+import { buildModel } from '../schema/build-model.ts';
+import { SingleFlight } from '../single-flight.ts';
+import { WorkspacePools } from './pools.ts';
+import { WorkspaceRuntime } from './runtime.ts';
+import type { ControlStore } from './store.ts';
+import type { ViewRecord, WorkspaceRecord } from './types.ts';
+
+const RECHECK_MS = 1000;
+
+interface CacheEntry {
+  runtime: WorkspaceRuntime;
+  checkedAt: number;
+}
+
+/** Per-instance cache of workspace runtimes; their pools belong to WorkspacePools. */
+export class WorkspaceCache {
+  private readonly entries = new Map<string, CacheEntry>();
+  private readonly pools: WorkspacePools;
+  private readonly slugs = new Map<string, { id: string; at: number }>();
+  /** View uuid → its workspace's id: a view never moves to another workspace. */
+  private readonly viewHomes = new Map<string, string>();
+  private readonly generations = new Map<string, number>();
+  private readonly refreshes = new SingleFlight<string, WorkspaceRuntime>();
+  private readonly slugLookups = new SingleFlight<string, string>();
+
+  constructor(
+    private readonly store: ControlStore,
+    dialects: DialectRegistry,
+  ) {
+    this.pools = new WorkspacePools(dialects);
+  }
+
+  async bySlug(orgSlug: string, wsSlug: string): Promise<WorkspaceRuntime> {
+    const slugKey = `${orgSlug}/${wsSlug}`;
+    const cached = this.slugs.get(slugKey);
+    if (cached && Date.now() - cached.at < RECHECK_MS) return this.byId(cached.id);
+    const id = await this.slugLookups.run(slugKey, async () => {
+      const workspace = await this.store.findWorkspace(orgSlug, wsSlug);
+      if (!workspace) throw notFound(`workspace '${orgSlug}/${wsSlug}' does not exist`);
+      this.slugs.set(slugKey, { id: workspace.id, at: Date.now() });
+      return workspace.id;
+    });
+    return this.byId(id);
+  }
+
+  /**
+   * A view as its workspace's runtime knows it (as fresh as the runtime: RECHECK_MS), so that
+   * data routes addressed by view uuid (bulk, import) need no control-store query per request.
+   * A view the runtime does not hold is looked up in the store: new, or gone.
+   */
+  async findView(uuid: string): Promise<ViewRecord | undefined> {
+    const home = this.viewHomes.get(uuid);
+    // A workspace that fails to load falls through to the store; the route's own byId then reports why.
+    const known = home === undefined ? undefined : (await this.byId(home).catch(() => undefined))?.view(uuid);
+    if (known) return known;
+    const stored = await this.store.findView(uuid);
+    if (stored) this.viewHomes.set(uuid, stored.workspaceId);
+    else this.viewHomes.delete(uuid);
+    return stored;
+  }
+
+  async byId(id: string): Promise<WorkspaceRuntime> {
+    const entry = this.entries.get(id);
+    if (entry && Date.now() - entry.checkedAt < RECHECK_MS) return entry.runtime;
+    return this.refreshes.run(id, () => this.refresh(id));
+  }
+
+  /** Reloads when the stored version moved; a load raced by invalidate() is not cached. */
+  private async refresh(id: string): Promise<WorkspaceRuntime> {
+    const generation = this.generation(id);
+    const version = await this.store.workspaceVersion(id);
+    if (version === undefined) {
+      // Deleted, maybe through another instance: close its pool here too.
+      await this.forget(id);
+      throw notFound('workspace does not exist');
+    }
+    const entry = this.entries.get(id);
+    if (entry && entry.runtime.workspace.version === version) {
+      entry.checkedAt = Date.now();
+      return entry.runtime;
+    }
+    const runtime = await this.load(id);
+    if (this.generation(id) === generation) this.entries.set(id, { runtime, checkedAt: Date.now() });
+    return runtime;
+  }
+
+  private generation(id: string): number {
+    return this.generations.get(id) ?? 0;
+  }
+
+  /** Forgets the cached runtime so the next request reloads it (called after local changes). */
+  invalidate(id: string): void {
+    this.generations.set(id, this.generation(id) + 1);
+    this.entries.delete(id);
+    for (const [key, value] of this.slugs) if (value.id === id) this.slugs.delete(key);
+  }
+
+  /** The workspace's pool (see WorkspacePools). */
+  driverFor(workspace: WorkspaceRecord): Promise<{ dialect: Dialect; driver: Driver }> {
+    return this.pools.driverFor(workspace);
+  }
+
+  /** Forgets the workspace and closes its pool (deleted, or failed to be created). */
+  async forget(id: string): Promise<void> {
+    this.invalidate(id);
+    await this.pools.close(id);
+  }
+
+  pingAll(): Promise<void> {
+    return this.pools.pingAll();
+  }
+
+  async close(): Promise<void> {
+    await this.pools.closeAll();
+    this.entries.clear();
+  }
+
+  private async load(id: string): Promise<WorkspaceRuntime> {
+    const workspace = await this.store.findWorkspaceById(id);
+    if (!workspace) throw notFound('workspace does not exist');
+    if (!workspace.introspection) throw new ApiError('SERVICE_UNAVAILABLE', `workspace '${workspace.slug}' has not been synced yet`);
+    const { dialect, driver } = await this.pools.driverFor(workspace);
+    const [entities, views, columns, rules, identityProvider] = await Promise.all([
+      this.store.listEntities(id),
+      this.store.listViews(id),
+      this.store.listWorkspaceColumns(id),
+      this.store.listWorkspaceRules(id),
+      this.store.getIdentityProvider(id),
+    ]);
+    const model = buildModel(workspace.introspection);
+    return new WorkspaceRuntime({ workspace, dialect, driver, model, entities, views, columns, rules, identityProvider: identityProvider ?? null });
+  }
+}

@@ -1,0 +1,40 @@
+/**
+ * The owner of the workspaces' connection pools: one per workspace, opened on first use, reused
+ * across runtime reloads while the workspace's database settings are unchanged, and closed when
+ * they change or the workspace goes.
+ */
+import type { Dialect, DialectRegistry, Driver } from '../../dialects/dialect.ts';
+import type { WorkspaceRecord } from './types.ts';
+
+export class WorkspacePools {
+  private readonly drivers = new Map<string, { key: string; driver: Driver }>();
+
+  constructor(private readonly dialects: DialectRegistry) {}
+
+  /** The workspace's pool, opened once and reused across reloads while its config is unchanged. */
+  async driverFor(workspace: WorkspaceRecord): Promise<{ dialect: Dialect; driver: Driver }> {
+    const dialect = this.dialects.get(workspace.database.vendor);
+    const key = JSON.stringify(workspace.database);
+    const existing = this.drivers.get(workspace.id);
+    if (existing && existing.key === key) return { dialect, driver: existing.driver };
+    if (existing) await existing.driver.close().catch(() => undefined);
+    const driver = await dialect.connect(workspace.database);
+    this.drivers.set(workspace.id, { key, driver });
+    return { dialect, driver };
+  }
+
+  async close(workspaceId: string): Promise<void> {
+    const existing = this.drivers.get(workspaceId);
+    this.drivers.delete(workspaceId);
+    if (existing) await existing.driver.close().catch(() => undefined);
+  }
+
+  async pingAll(): Promise<void> {
+    await Promise.all([...this.drivers.values()].map((d) => d.driver.ping()));
+  }
+
+  async closeAll(): Promise<void> {
+    await Promise.all([...this.drivers.values()].map((d) => d.driver.close().catch(() => undefined)));
+    this.drivers.clear();
+  }
+}
