@@ -1,7 +1,12 @@
 /** Strict checks for admin payloads: nothing is coerced (DESIGN §12); problems are VALIDATION_FAILED. */
-import { validationFailed, type FieldProblem } from './errors.ts';
-import { textProblem } from './write/coerce.ts';
-import { requireObject } from './write/validate.ts';
+import { badRequest, validationFailed, type FieldProblem } from './errors.ts';
+import { textProblem } from './schema/coerce.ts';
+
+/** A JSON body that must be an object (not an array, a scalar or null). */
+export function requireObject(body: unknown): Record<string, unknown> {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('the request body must be a JSON object');
+  return body as Record<string, unknown>;
+}
 
 export const SLUG = /^[a-z0-9][a-z0-9-]{0,62}$/;
 

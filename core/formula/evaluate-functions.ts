@@ -1,7 +1,7 @@
 /** The whitelisted functions in process, one case each, with the agreed meaning (DESIGN §7). */
-import type { Call } from './ast.ts';
+import type { Call, Expr } from './ast.ts';
+import type { CheckedFormula } from './check.ts';
 import { decimalFromDouble, decimalToNumber, modDecimal, roundDecimal } from './decimal.ts';
-import type { Evaluation } from './evaluate.ts';
 import { compareValues } from './evaluate-operators.ts';
 import type { FunctionName } from './functions.ts';
 import type { FormulaValue } from './types.ts';
@@ -70,7 +70,15 @@ const strict: Partial<Record<FunctionName, Strict>> = {
   MOD: ([a, b]) => mod(a as number, b as number),
 };
 
-export function callFunction(node: Call, e: Evaluation): FormulaValue {
+/** What a function needs of the evaluation that calls it (evaluate.ts's Evaluation has it). */
+export interface CallContext {
+  readonly checked: Pick<CheckedFormula, 'types'>;
+  readonly now: string;
+  value(node: Expr): FormulaValue;
+  compare(left: Expr, right: Expr): number | null;
+}
+
+export function callFunction(node: Call, e: CallContext): FormulaValue {
   const name = node.name as FunctionName;
   const strictFn = strict[name];
   if (strictFn) {

@@ -3,7 +3,7 @@ import { badRequest } from '../errors.ts';
 import type { ColumnType } from '../schema/introspection.ts';
 import type { FilterOperator } from './request.ts';
 import type { Target, ValueType } from './plan.ts';
-import { parseScalar } from '../write/coerce.ts';
+import { parseScalar } from '../schema/coerce.ts';
 
 /** Bound parameters per list stay well under every vendor's cap (SQL Server: 2100 per statement). */
 export const MAX_IN_VALUES = 500;

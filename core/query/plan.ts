@@ -1,9 +1,8 @@
 /** The validated read plan: what to select, join, filter and sort. Pure data, no SQL text. */
 import type { Sql } from '../sql.ts';
 import type { Dialect } from '../../dialects/dialect.ts';
-import type { EntityOptions, MigrationFlag } from '../workspace/types.ts';
+import type { CountMode, EntityOptions, MigrationFlag } from '../workspace/types.ts';
 import type { Entity, Field, SchemaModel } from '../schema/model.ts';
-import type { CountMode } from '../workspace/types.ts';
 import type { FilterOperator, SortDirection } from './request.ts';
 
 export type ValueType = 'text' | 'number' | 'boolean' | 'date' | 'timestamp' | 'null';
@@ -32,6 +31,9 @@ export interface ViewShape {
 export interface ReadPolicy {
   rowPredicates(entity: Entity): readonly Predicate[];
 }
+
+/** The policy of owners: every row. */
+export const NO_POLICY: ReadPolicy = { rowPredicates: () => [] };
 
 export interface ReadScope {
   readonly model: SchemaModel;

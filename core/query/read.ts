@@ -11,7 +11,7 @@ import { compileRead, type CompiledRead } from './compile-read.ts';
 import type { ReadPolicy, ReadScope } from './plan.ts';
 import { idPredicate, planRead } from './plan-read.ts';
 import type { ReadRequest } from './request.ts';
-import { parseScalar } from '../write/coerce.ts';
+import { parseScalar } from '../schema/coerce.ts';
 import { viewShape } from './shape.ts';
 
 export interface ListMeta {
@@ -27,7 +27,6 @@ export interface ReadOptions {
   readonly estimateThreshold: number;
 }
 
-export const NO_POLICY: ReadPolicy = { rowPredicates: () => [] };
 
 export function readScope(runtime: WorkspaceRuntime, entityName: string, policy: ReadPolicy, viewUuid?: string): ReadScope {
   return {

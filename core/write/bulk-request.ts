@@ -2,10 +2,34 @@
 import { ApiError, badRequest } from '../errors.ts';
 import type { ConflictAction } from '../../dialects/dialect.ts';
 import type { Entity, UniqueKey } from '../schema/model.ts';
-import { requireObject } from './validate.ts';
+import { requireObject } from '../payload.ts';
+import type { RowValues } from './validate.ts';
 
 export const MAX_BULK_ROWS = 1000;
 const ACTIONS: readonly ConflictAction[] = ['ERROR', 'IGNORE', 'UPDATE'];
+
+/** One refused row of a bulk request (`row` is its 0-based index in `rows`). */
+export interface BulkError {
+  row: number;
+  field?: string;
+  code: string;
+  message: string;
+}
+
+export interface BulkResult {
+  viewUuid: string;
+  totalCount: number;
+  successCount: number;
+  failureCount: number;
+  skippedCount: number;
+  errors: BulkError[];
+  warnings?: string[];
+}
+
+export interface ValidRow {
+  readonly index: number;
+  readonly values: RowValues;
+}
 
 export interface BulkRequest {
   readonly rows: readonly unknown[];

@@ -10,7 +10,7 @@ import { ROOT_ALIAS } from '../query/joins.ts';
 import type { ReadScope } from '../query/plan.ts';
 import type { Field } from '../schema/model.ts';
 import type { ConflictAction } from '../../dialects/dialect.ts';
-import type { BulkError, ValidRow } from './bulk.ts';
+import type { BulkError, ValidRow } from './bulk-request.ts';
 
 function keyOf(values: readonly unknown[]): string {
   return JSON.stringify(values.map(String));

@@ -8,33 +8,11 @@ import { ApiError, type FieldProblem } from '../errors.ts';
 import type { ReadScope } from '../query/plan.ts';
 import type { Entity, Field } from '../schema/model.ts';
 import type { ConflictAction, Executor, UpsertOutcome } from '../../dialects/dialect.ts';
-import { readBulkRequest, type BulkRequest } from './bulk-request.ts';
+import { readBulkRequest, type BulkError, type BulkRequest, type BulkResult, type ValidRow } from './bulk-request.ts';
 import { hiddenConflicts } from './bulk-visibility.ts';
 import { translateDbError } from '../workspace/db-errors.ts';
 import { migrationBlocksWrites, type WritePolicy } from './records.ts';
 import { checkRow, type RowValues } from './validate.ts';
-
-export interface BulkError {
-  row: number;
-  field?: string;
-  code: string;
-  message: string;
-}
-
-export interface BulkResult {
-  viewUuid: string;
-  totalCount: number;
-  successCount: number;
-  failureCount: number;
-  skippedCount: number;
-  errors: BulkError[];
-  warnings?: string[];
-}
-
-export interface ValidRow {
-  readonly index: number;
-  readonly values: RowValues;
-}
 
 function rowProblems(index: number, problems: readonly FieldProblem[]): BulkError[] {
   return problems.map((p) => ({ row: index, field: p.field, code: 'VALIDATION_FAILED', message: `${p.field} ${p.message}` }));

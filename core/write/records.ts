@@ -11,7 +11,8 @@ import { idPredicate } from '../query/plan-read.ts';
 import { parseId, readRecord } from '../query/read.ts';
 import type { ReadRequest } from '../query/request.ts';
 import { translateDbError } from '../workspace/db-errors.ts';
-import { requireObject, validateRow, type RowValues } from './validate.ts';
+import { requireObject } from '../payload.ts';
+import { validateRow, type RowValues } from './validate.ts';
 
 /** What a policy plugin (RLS) does to writes. The default changes nothing. */
 export interface WritePolicy {

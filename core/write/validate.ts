@@ -3,11 +3,12 @@
  * required, read-only, max length, enum, numeric precision and per-field validators.
  */
 import { randomUUID } from 'node:crypto';
-import { badRequest, validationFailed, type FieldProblem } from '../errors.ts';
+import { validationFailed, type FieldProblem } from '../errors.ts';
+import { requireObject } from '../payload.ts';
 import type { FieldValidator } from '../workspace/types.ts';
 import type { Entity, Field } from '../schema/model.ts';
 import type { ViewShape } from '../query/plan.ts';
-import { parseScalar } from './coerce.ts';
+import { parseScalar } from '../schema/coerce.ts';
 
 export type WriteMode = 'create' | 'update';
 
@@ -180,11 +181,6 @@ export function checkRow(view: ViewShape, body: Record<string, unknown>, mode: W
   }
   if (problems.length === 0) applyServiceValues(entity, values, mode);
   return { values, problems };
-}
-
-export function requireObject(body: unknown): Record<string, unknown> {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('the request body must be a JSON object');
-  return body as Record<string, unknown>;
 }
 
 export function validateRow(view: ViewShape, body: unknown, mode: WriteMode, options: ValidateOptions = {}): RowValues {

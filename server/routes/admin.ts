@@ -8,7 +8,7 @@ import type { WorkspaceRuntime } from '../../core/workspace/runtime.ts';
 import { syncById } from '../../core/control/workspaces.ts';
 import { createView } from '../../core/control/views.ts';
 import { notFound } from '../../core/errors.ts';
-import { describeSchema } from '../../core/schema/describe.ts';
+import { describeSchema } from '../../core/control/describe.ts';
 import { jsonBody } from '../middleware/json-body.ts';
 import type { Services } from '../services.ts';
 import { addApiKeyRoutes } from './admin-api-keys.ts';

@@ -3,7 +3,7 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import { columnBody, createColumn, deleteColumn, updateColumn } from '../../core/control/columns.ts';
 import { notFound } from '../../core/errors.ts';
-import { requireObject } from '../../core/write/validate.ts';
+import { requireObject } from '../../core/payload.ts';
 import { jsonBody } from '../middleware/json-body.ts';
 import type { Services } from '../services.ts';
 import { ownedView } from './views.ts';

@@ -1,7 +1,7 @@
 /** `GET /api/v1/{org}/{ws}/openapi.json`: not enveloped (DESIGN §12); needs read access to the workspace. */
 import Router from '@koa/router';
 import { viewShape } from '../../core/query/shape.ts';
-import { buildOpenApi } from '../../core/schema/openapi.ts';
+import { buildOpenApi } from '../openapi/openapi.ts';
 import type { Services } from '../services.ts';
 import { dataAccess } from './context.ts';
 import { param } from './params.ts';

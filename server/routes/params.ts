@@ -1,7 +1,7 @@
 /** Small helpers every route module shares. */
 import type { Context } from 'koa';
 import { notFound } from '../../core/errors.ts';
-import { hasBadText } from '../../core/write/coerce.ts';
+import { hasBadText } from '../../core/schema/coerce.ts';
 import type { Services } from '../services.ts';
 
 /** True when a raw path segment is not valid percent-encoded UTF-8 (the router then hands it over undecoded). */

@@ -9,7 +9,7 @@ import { buildModel } from '../../../core/schema/build-model.ts';
 import type { SchemaModel } from '../../../core/schema/model.ts';
 import { DEFAULT_ENTITY_OPTIONS } from '../../../core/workspace/types.ts';
 import type { ReadScope, ViewShape } from '../../../core/query/plan.ts';
-import { NO_POLICY } from '../../../core/query/read.ts';
+import { NO_POLICY } from '../../../core/query/plan.ts';
 import type { Executor, QueryResult } from '../../../dialects/dialect.ts';
 import { createMssqlDialect } from '../../../dialects/mssql/index.ts';
 import { COLUMNS, FOREIGN_KEYS, JSON_CHECKS, TABLES, UNIQUE_KEYS } from '../../../dialects/mssql/mssql-introspector.ts';

@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseScalar } from '../../core/write/coerce.ts';
+import { parseScalar } from '../../core/schema/coerce.ts';
 
 function oracle(y: number, m: number, d: number): boolean {
   const date = new Date(0);

@@ -2,7 +2,7 @@
  * Coerces one input value to a column type. JSON bodies must already carry the right JSON
  * type (a string for an integer is refused, DESIGN §4); query strings arrive as text.
  */
-import type { ColumnType } from '../schema/introspection.ts';
+import type { ColumnType } from './introspection.ts';
 
 export type Coerced = { ok: true; value: unknown } | { ok: false; rule: string; message: string };
 

@@ -1,6 +1,6 @@
 /** JSON Schema pieces of the OpenAPI document: one place for how a column type looks on the wire (DESIGN §4). */
-import type { ValueType } from '../query/plan.ts';
-import type { Field } from './model.ts';
+import type { ValueType } from '../../core/query/plan.ts';
+import type { Field } from '../../core/schema/model.ts';
 
 export type JsonSchema = Record<string, unknown>;
 

@@ -2,10 +2,10 @@
  * `GET /api/v1/{org}/{ws}/openapi.json` (DESIGN §11): an OpenAPI 3.1 document generated from the
  * workspace schema, so clients can be generated for it. Computed columns are read-only properties.
  */
-import type { ViewShape } from '../query/plan.ts';
-import { MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE } from '../query/request.ts';
-import type { Entity } from './model.ts';
-import { pascalCase } from './names.ts';
+import type { ViewShape } from '../../core/query/plan.ts';
+import { MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE } from '../../core/query/request.ts';
+import type { Entity } from '../../core/schema/model.ts';
+import { pascalCase } from '../../core/schema/names.ts';
 import { computedSchema, errorSchemas, fieldSchema, type JsonSchema } from './openapi-types.ts';
 
 export interface OpenApiSource {
