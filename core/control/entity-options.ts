@@ -1,7 +1,7 @@
 /** PATCH of entity options (DESIGN §10, §12): each option checked against the entity model. */
 import type { Entity, SchemaModel } from '../schema/model.ts';
 import { PayloadReader } from '../payload.ts';
-import type { CountMode, EntityOptions } from '../workspace/types.ts';
+import type { CountMode, EntityOptions } from '../schema/entity-options.ts';
 
 const OPTION_KEYS = ['defaultExpand', 'expandable', 'maxExpandDepth', 'defaultFields', 'countMode', 'constraints', 'validators'];
 const COUNT_MODES: readonly CountMode[] = ['exact', 'estimated', 'none'];

@@ -1,7 +1,7 @@
 /** HTTP query parameters → ReadRequest. Pure; every malformed value is a 400 naming the parameter. */
 import { badRequest } from '../errors.ts';
 import { QueryReader, type QueryParams, type QuerySpec } from './query-params.ts';
-import type { CountMode } from '../workspace/types.ts';
+import type { CountMode } from '../schema/entity-options.ts';
 import {
   DEFAULT_PAGE_SIZE,
   FILTER_OPERATORS,

@@ -1,5 +1,5 @@
 /** ReadRequest + schema → ReadPlan. Every name is checked here; nothing unknown reaches SQL. */
-import type { CountMode } from '../workspace/types.ts';
+import type { CountMode } from '../schema/entity-options.ts';
 import type { Field } from '../schema/model.ts';
 import { JoinRegistry } from './joins.ts';
 import type { OrderTerm, Predicate, ReadPlan, ReadScope } from './plan.ts';

@@ -1,7 +1,8 @@
 /** The validated read plan: what to select, join, filter and sort. Pure data, no SQL text. */
 import type { Sql } from '../sql.ts';
 import type { Dialect } from '../../dialects/dialect.ts';
-import type { CountMode, EntityOptions, MigrationFlag } from '../workspace/types.ts';
+import type { MigrationFlag } from '../workspace/types.ts';
+import type { CountMode, EntityOptions } from '../schema/entity-options.ts';
 import type { Entity, Field, SchemaModel } from '../schema/model.ts';
 import type { FilterOperator, SortDirection } from './request.ts';
 

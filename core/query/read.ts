@@ -2,7 +2,7 @@
 import { render, type CompiledSql, type Sql } from '../sql.ts';
 import type { Dialect, Executor } from '../../dialects/dialect.ts';
 import type { WorkspaceRuntime } from '../workspace/runtime.ts';
-import type { CountMode } from '../workspace/types.ts';
+import type { CountMode } from '../schema/entity-options.ts';
 import { notFound } from '../errors.ts';
 import type { Entity } from '../schema/model.ts';
 import { translateDbError } from '../workspace/db-errors.ts';

@@ -1,5 +1,5 @@
 /** A read request as parsed from HTTP, not yet checked against the schema. */
-import type { CountMode } from '../workspace/types.ts';
+import type { CountMode } from '../schema/entity-options.ts';
 
 export const FILTER_OPERATORS = [
   'eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'like', 'ilike', 'contains', 'startsWith', 'endsWith', 'in', 'nin', 'isNull',

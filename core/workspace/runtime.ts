@@ -6,15 +6,8 @@
 import type { DatabaseConfig, Dialect, Driver } from '../../dialects/dialect.ts';
 import { notFound } from '../errors.ts';
 import type { Entity, SchemaModel } from '../schema/model.ts';
-import {
-  DEFAULT_ENTITY_OPTIONS,
-  type ColumnRecord,
-  type EntityRecord,
-  type IdentityProviderConfig,
-  type RlsRuleRecord,
-  type ViewRecord,
-  type WorkspaceRecord,
-} from './types.ts';
+import { type ColumnRecord, type EntityRecord, type IdentityProviderConfig, type RlsRuleRecord, type ViewRecord, type WorkspaceRecord } from './types.ts';
+import { DEFAULT_ENTITY_OPTIONS } from '../schema/entity-options.ts';
 
 /** Everything loaded from the control store for one workspace. */
 export interface WorkspaceState {

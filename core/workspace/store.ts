@@ -8,19 +8,8 @@ import { ident, join, render, sql, type Sql } from '../sql.ts';
 import type { Driver, Executor } from '../../dialects/dialect.ts';
 import type { DatabaseSchema } from '../schema/introspection.ts';
 import { CONTROL_MIGRATIONS, CONTROL_SCHEMA } from './migrations.ts';
-import {
-  DEFAULT_ENTITY_OPTIONS,
-  type ApiKeyRecord,
-  type ColumnRecord,
-  type EntityOptions,
-  type EntityRecord,
-  type IdentityProviderConfig,
-  type RlsRuleRecord,
-  type MigrationFlag,
-  type OrgRecord,
-  type ViewRecord,
-  type WorkspaceRecord,
-} from './types.ts';
+import { type ApiKeyRecord, type ColumnRecord, type EntityRecord, type IdentityProviderConfig, type RlsRuleRecord, type MigrationFlag, type OrgRecord, type ViewRecord, type WorkspaceRecord } from './types.ts';
+import { DEFAULT_ENTITY_OPTIONS, type EntityOptions } from '../schema/entity-options.ts';
 
 type Row = Record<string, unknown>;
 

@@ -1,5 +1,6 @@
 /** Records of the control store (DESIGN §2, §10, §12). */
 import type { DatabaseSchema } from '../schema/introspection.ts';
+import type { EntityOptions } from '../schema/entity-options.ts';
 
 export interface OrgRecord {
   id: string;
@@ -18,28 +19,6 @@ export interface WorkspaceRecord {
   schemaHash: string | null;
   /** Bumped on every metadata change; instances reload when it moves. */
   version: number;
-}
-
-export type CountMode = 'exact' | 'estimated' | 'none';
-
-export interface EntityOptions {
-  defaultExpand: string[] | null;
-  expandable: string[] | null;
-  maxExpandDepth: number;
-  defaultFields: string[] | null;
-  countMode: CountMode | null;
-  constraints: { name: string; formula: string; message?: string }[] | null;
-  validators: Record<string, FieldValidator> | null;
-}
-
-export interface FieldValidator {
-  email?: boolean;
-  pattern?: string;
-  min?: number;
-  max?: number;
-  minLength?: number;
-  maxLength?: number;
-  enum?: (string | number)[];
 }
 
 export interface MigrationFlag {
@@ -88,15 +67,6 @@ export interface ApiKeyRecord {
   secretHash: string;
 }
 
-export const DEFAULT_ENTITY_OPTIONS: EntityOptions = {
-  defaultExpand: null,
-  expandable: null,
-  maxExpandDepth: 3,
-  defaultFields: null,
-  countMode: null,
-  constraints: null,
-  validators: null,
-};
 
 export type ExternalPermissions = 'READ_ONLY' | 'READ_WRITE';
 

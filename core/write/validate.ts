@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { validationFailed, type FieldProblem } from '../errors.ts';
 import { requireObject } from '../payload.ts';
-import type { FieldValidator } from '../workspace/types.ts';
+import type { FieldValidator } from '../schema/entity-options.ts';
 import type { Entity, Field } from '../schema/model.ts';
 import type { ViewShape } from '../query/plan.ts';
 import { parseScalar } from '../schema/coerce.ts';

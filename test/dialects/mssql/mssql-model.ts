@@ -7,7 +7,7 @@
 import { render, type CompiledSql, type Sql } from '../../../core/sql.ts';
 import { buildModel } from '../../../core/schema/build-model.ts';
 import type { SchemaModel } from '../../../core/schema/model.ts';
-import { DEFAULT_ENTITY_OPTIONS } from '../../../core/workspace/types.ts';
+import { DEFAULT_ENTITY_OPTIONS } from '../../../core/schema/entity-options.ts';
 import type { ReadScope, ViewShape } from '../../../core/query/plan.ts';
 import { NO_POLICY } from '../../../core/query/plan.ts';
 import type { Executor, QueryResult } from '../../../dialects/dialect.ts';

@@ -1,0 +1,37 @@
+/**
+ * Per-entity options an admin sets (DESIGN §12 "Admin"): expansion defaults, whitelist and depth,
+ * default fields, count mode, constraints and field validators. Part of the model every floor
+ * above reads; reading them from an admin payload is core/control/entity-options.ts.
+ */
+
+export type CountMode = 'exact' | 'estimated' | 'none';
+
+export interface EntityOptions {
+  defaultExpand: string[] | null;
+  expandable: string[] | null;
+  maxExpandDepth: number;
+  defaultFields: string[] | null;
+  countMode: CountMode | null;
+  constraints: { name: string; formula: string; message?: string }[] | null;
+  validators: Record<string, FieldValidator> | null;
+}
+
+export interface FieldValidator {
+  email?: boolean;
+  pattern?: string;
+  min?: number;
+  max?: number;
+  minLength?: number;
+  maxLength?: number;
+  enum?: (string | number)[];
+}
+
+export const DEFAULT_ENTITY_OPTIONS: EntityOptions = {
+  defaultExpand: null,
+  expandable: null,
+  maxExpandDepth: 3,
+  defaultFields: null,
+  countMode: null,
+  constraints: null,
+  validators: null,
+};
