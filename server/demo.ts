@@ -30,7 +30,7 @@ export async function seedDemo(services: Services, embedded: EmbeddedDatabase, d
   if (schemaExists.rows.length === 0) for (const statement of demoStatements()) await embedded.exec(statement);
   await embedded.exec(`ANALYZE`);
   const org = await store.createOrg('demo', 'Demo organization');
-  const { workspace } = await createWorkspace(store, workspaces, dialects, org, {
+  const { workspace } = await createWorkspace(workspaces, dialects, org, {
     slug: 'demo',
     name: 'Demo workspace',
     database: { vendor: 'embedded', schema: DEMO_SCHEMA },

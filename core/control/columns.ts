@@ -9,7 +9,6 @@ import { validateComputedFormula } from './computed.ts';
 import { createPhysicalColumn, dropPhysicalColumn } from './physical-columns.ts';
 import type { WorkspaceCache } from '../workspace/cache.ts';
 import type { WorkspaceRuntime } from '../workspace/runtime.ts';
-import type { ControlStore } from '../workspace/store.ts';
 import type { ColumnRecord, ViewRecord } from '../workspace/types.ts';
 
 const FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
@@ -40,7 +39,7 @@ function checkMembers(runtime: WorkspaceRuntime, view: ViewRecord, members: stri
   if (unknown.length > 0) throw badRequest(`display group members are not columns of the view: ${unknown.join(', ')}`);
 }
 
-export async function createColumn(store: ControlStore, cache: WorkspaceCache, runtime: WorkspaceRuntime, view: ViewRecord, body: unknown): Promise<ColumnRecord> {
+export async function createColumn(cache: WorkspaceCache, runtime: WorkspaceRuntime, view: ViewRecord, body: unknown): Promise<ColumnRecord> {
   const reader = new PayloadReader(body, ['viewUuid', 'displayName', 'formula', 'widgetType', 'fieldName', 'kind', 'members']);
   const displayName = reader.string('displayName', { required: true });
   const formula = reader.has('formula') ? reader.string('formula', { required: true }) : undefined;
@@ -55,17 +54,17 @@ export async function createColumn(store: ControlStore, cache: WorkspaceCache, r
   if (kind === 'GROUP') {
     checkFieldName(runtime, view, fieldName);
     checkMembers(runtime, view, members ?? []);
-    return store.insertColumn({ viewUuid: view.uuid, kind: 'GROUP', fieldName, displayName: displayName ?? '', formula: null, widgetType, members: members ?? [] });
+    return cache.change(view.workspaceId, (tx) => tx.insertColumn({ viewUuid: view.uuid, kind: 'GROUP', fieldName, displayName: displayName ?? '', formula: null, widgetType, members: members ?? [] }));
   }
   if (formula === undefined) {
-    return createPhysicalColumn(store, cache, runtime, view, { displayName: displayName ?? '', widgetType, fieldName: explicitName });
+    return createPhysicalColumn(cache, runtime, view, { displayName: displayName ?? '', widgetType, fieldName: explicitName });
   }
   checkFieldName(runtime, view, fieldName);
   const normalized = await validateComputedFormula(runtime, view, fieldName, formula);
-  return store.insertColumn({ viewUuid: view.uuid, kind: 'COMPUTED', fieldName, displayName: displayName ?? '', formula: normalized, widgetType, members: null });
+  return cache.change(view.workspaceId, (tx) => tx.insertColumn({ viewUuid: view.uuid, kind: 'COMPUTED', fieldName, displayName: displayName ?? '', formula: normalized, widgetType, members: null }));
 }
 
-export async function updateColumn(store: ControlStore, runtime: WorkspaceRuntime, view: ViewRecord, column: ColumnRecord, body: unknown): Promise<ColumnRecord> {
+export async function updateColumn(cache: WorkspaceCache, runtime: WorkspaceRuntime, view: ViewRecord, column: ColumnRecord, body: unknown): Promise<ColumnRecord> {
   const reader = new PayloadReader(body, ['displayName', 'formula', 'widgetType', 'fieldName', 'members']);
   const changes: Partial<ColumnRecord> = {};
   const displayName = reader.string('displayName');
@@ -90,14 +89,14 @@ export async function updateColumn(store: ControlStore, runtime: WorkspaceRuntim
     changes.formula = await validateComputedFormula(runtime, view, changes.fieldName ?? column.fieldName, formula);
     changes.broken = null;
   }
-  await store.updateColumn(column.uuid, changes);
+  await cache.change(view.workspaceId, (tx) => tx.updateColumn(column.uuid, changes));
   return { ...column, ...changes };
 }
 
-export async function deleteColumn(store: ControlStore, cache: WorkspaceCache, runtime: WorkspaceRuntime, view: ViewRecord, column: ColumnRecord): Promise<void> {
+export async function deleteColumn(cache: WorkspaceCache, runtime: WorkspaceRuntime, view: ViewRecord, column: ColumnRecord): Promise<void> {
   if (column.kind === 'FIELD' || column.kind === 'RELATIONSHIP') {
-    await dropPhysicalColumn(store, cache, runtime, view, column);
+    await dropPhysicalColumn(cache, runtime, view, column);
     return;
   }
-  await store.deleteColumn(column.uuid);
+  await cache.change(view.workspaceId, (tx) => tx.deleteColumn(column.uuid));
 }

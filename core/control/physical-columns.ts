@@ -12,7 +12,6 @@ import { checkFormula, parseFormula } from '../formula/index.ts';
 import { syncById } from './workspaces.ts';
 import type { WorkspaceCache } from '../workspace/cache.ts';
 import type { WorkspaceRuntime } from '../workspace/runtime.ts';
-import type { ControlStore } from '../workspace/store.ts';
 import type { ColumnRecord, MigrationFlag, ViewRecord } from '../workspace/types.ts';
 
 const TYPE_OF_WIDGET: Record<string, ColumnType> = {
@@ -40,27 +39,26 @@ function checkIdentifierLength(dialect: Dialect, column: string, field: string):
 }
 
 /** Runs `ddl` with the entity's writes blocked, then re-syncs; the previous flag is restored whatever happens. */
-async function migrate(store: ControlStore, cache: WorkspaceCache, runtime: WorkspaceRuntime, entity: string, ddl: () => Promise<void>): Promise<void> {
+async function migrate(cache: WorkspaceCache, runtime: WorkspaceRuntime, entity: string, ddl: () => Promise<void>): Promise<void> {
+  const workspaceId = runtime.workspace.id;
   const previous = runtime.entityRecord(entity).migration;
-  await store.saveMigration(runtime.workspace.id, entity, previous ?? MIGRATING);
-  cache.invalidate(runtime.workspace.id);
+  await cache.change(workspaceId, (tx) => tx.saveMigration(workspaceId, entity, previous ?? MIGRATING));
   try {
     await ddl();
-    const workspace = await store.findWorkspaceById(runtime.workspace.id);
-    if (workspace) await syncById(store, cache, workspace);
+    const workspace = await cache.store.findWorkspaceById(workspaceId);
+    if (workspace) await syncById(cache, workspace);
   } catch (error) {
     const mapped = runtime.dialect.mapError(error);
     if (error instanceof ApiError) throw error;
     if (mapped?.kind === 'connection_lost') throw serviceUnavailable('the workspace database is unavailable; try again shortly', error);
     throw new ApiError('CONFLICT', 'the workspace database refused the schema change');
   } finally {
-    await store.saveMigration(runtime.workspace.id, entity, previous);
-    cache.invalidate(runtime.workspace.id);
+    await cache.change(workspaceId, (tx) => tx.saveMigration(workspaceId, entity, previous));
   }
 }
 
 export async function createPhysicalColumn(
-  store: ControlStore, cache: WorkspaceCache, runtime: WorkspaceRuntime, view: ViewRecord,
+  cache: WorkspaceCache, runtime: WorkspaceRuntime, view: ViewRecord,
   input: { displayName: string; widgetType: string; fieldName: string | undefined },
 ): Promise<ColumnRecord> {
   const entity = runtime.entity(view.entity);
@@ -72,13 +70,13 @@ export async function createPhysicalColumn(
     throw new ApiError('CONFLICT', `field name '${fieldName}' is already used by ${entity.name}`);
   }
   const table = runtime.dialect.tableRef(entity.table, runtime.config);
-  await migrate(store, cache, runtime, entity.name, async () => {
+  await migrate(cache, runtime, entity.name, async () => {
     await runtime.driver.query(render(runtime.dialect.addColumnStatement(table, column, type), runtime.dialect));
   });
-  const created = (await store.listColumns(view.uuid)).find((c) => c.fieldName === fieldName);
+  const created = (await cache.store.listColumns(view.uuid)).find((c) => c.fieldName === fieldName);
   if (!created) throw new Error(`column ${fieldName} missing after sync`);
   const changes = { displayName: input.displayName, widgetType: input.widgetType };
-  await store.updateColumn(created.uuid, changes);
+  await cache.change(view.workspaceId, (tx) => tx.updateColumn(created.uuid, changes));
   return { ...created, ...changes };
 }
 
@@ -96,7 +94,7 @@ function formulasUsing(runtime: WorkspaceRuntime, entityName: string, fieldName:
   return users;
 }
 
-export async function dropPhysicalColumn(store: ControlStore, cache: WorkspaceCache, runtime: WorkspaceRuntime, view: ViewRecord, column: ColumnRecord): Promise<void> {
+export async function dropPhysicalColumn(cache: WorkspaceCache, runtime: WorkspaceRuntime, view: ViewRecord, column: ColumnRecord): Promise<void> {
   const entity = runtime.entity(view.entity);
   const field = entity.fieldsByName.get(column.fieldName);
   if (!field) throw new ApiError('NOT_FOUND', `field '${column.fieldName}' no longer exists`);
@@ -104,7 +102,7 @@ export async function dropPhysicalColumn(store: ControlStore, cache: WorkspaceCa
   const users = formulasUsing(runtime, entity.name, field.name);
   if (users.length > 0) throw new ApiError('CONFLICT', `computed columns use '${field.name}': ${users.join(', ')}`);
   const table = runtime.dialect.tableRef(entity.table, runtime.config);
-  await migrate(store, cache, runtime, entity.name, async () => {
+  await migrate(cache, runtime, entity.name, async () => {
     await runtime.driver.query(render(runtime.dialect.dropColumnStatement(table, field.column), runtime.dialect));
   });
 }

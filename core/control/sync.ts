@@ -8,6 +8,7 @@ import { buildModel, defaultViewSlug, diffSchemas, displayName, schemaHash } fro
 import type { Drift } from '../schema/drift.ts';
 import type { Entity, SchemaModel } from '../schema/model.ts';
 import { brokenReason } from '../query/computed-field.ts';
+import type { WorkspaceCache } from '../workspace/cache.ts';
 import type { ControlStore } from '../workspace/store.ts';
 import type { ColumnRecord, ViewRecord, WorkspaceRecord } from '../workspace/types.ts';
 
@@ -119,18 +120,16 @@ async function reconcileEntities(store: ControlStore, workspace: WorkspaceRecord
   }
 }
 
-export async function syncWorkspace(store: ControlStore, workspace: WorkspaceRecord, dialect: Dialect, driver: Driver): Promise<SyncResult> {
+export async function syncWorkspace(cache: WorkspaceCache, workspace: WorkspaceRecord, dialect: Dialect, driver: Driver): Promise<SyncResult> {
   const config = workspace.database;
   const schema = await dialect.introspect(driver, config);
   const hash = schemaHash(schema);
   const drift = diffSchemas(workspace.introspection, schema);
   const model = buildModel(schema);
-  const brokenColumns = await store.transaction(async (tx) => {
+  const brokenColumns = await cache.change(workspace.id, async (tx) => {
     await tx.saveIntrospection(workspace.id, schema, hash);
     await reconcileEntities(tx, workspace, model);
-    const broken = await recheckComputed(tx, workspace, model);
-    await tx.bumpVersion(workspace.id);
-    return broken;
+    return recheckComputed(tx, workspace, model);
   });
   return { hash, drift, skippedTables: [...model.skipped], brokenColumns };
 }

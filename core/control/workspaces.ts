@@ -7,7 +7,7 @@ import { ApiError, serviceUnavailable } from '../errors.ts';
 import type { DialectRegistry } from '../../dialects/dialect.ts';
 import { PayloadReader, SLUG } from '../payload.ts';
 import type { WorkspaceCache } from '../workspace/cache.ts';
-import type { ControlStore, WorkspaceSummary } from '../workspace/store.ts';
+import type { WorkspaceSummary } from '../workspace/store.ts';
 import { syncWorkspace, type SyncResult } from './sync.ts';
 import type { OrgRecord, WorkspaceRecord } from '../workspace/types.ts';
 import { describeDatabase, probeDatabase, readDatabase } from './workspace-database.ts';
@@ -25,22 +25,19 @@ export function describeWorkspace(workspace: WorkspaceSummary): Record<string, u
   };
 }
 
-export async function syncById(store: ControlStore, cache: WorkspaceCache, workspace: WorkspaceRecord): Promise<SyncResult> {
+export async function syncById(cache: WorkspaceCache, workspace: WorkspaceRecord): Promise<SyncResult> {
   const { dialect, driver } = await cache.driverFor(workspace);
   try {
-    return await syncWorkspace(store, workspace, dialect, driver);
+    return await syncWorkspace(cache, workspace, dialect, driver);
   } catch (error) {
     if (error instanceof ApiError) throw error;
     if (dialect.mapError(error)?.kind === 'connection_lost') {
       throw serviceUnavailable(`the database of workspace '${workspace.slug}' cannot be reached`, error);
     }
     throw error;
-  } finally {
-    cache.invalidate(workspace.id);
   }
 }
 
-/** A sync that fails after the probe passed (a catalog the user may not read): the payload is at fault. */
 /** A database that cannot be read while creating or moving a workspace is the payload's problem (400), not an outage. */
 function unreadable(error: unknown): ApiError {
   if (error instanceof ApiError && error.code !== 'SERVICE_UNAVAILABLE') return error;
@@ -48,7 +45,7 @@ function unreadable(error: unknown): ApiError {
   return new ApiError('VALIDATION_FAILED', 'the workspace database could not be read; check database.url and database.schema', [problem], undefined, error);
 }
 
-export async function createWorkspace(store: ControlStore, cache: WorkspaceCache, dialects: DialectRegistry, org: OrgRecord, body: unknown): Promise<{ workspace: WorkspaceRecord; sync: SyncResult }> {
+export async function createWorkspace(cache: WorkspaceCache, dialects: DialectRegistry, org: OrgRecord, body: unknown): Promise<{ workspace: WorkspaceRecord; sync: SyncResult }> {
   const reader = new PayloadReader(body, ['slug', 'name', 'database']);
   const slug = reader.string('slug', { required: true, pattern: SLUG, patternText: 'lower-case letters, digits and dashes' });
   const name = reader.string('name') ?? slug;
@@ -56,12 +53,12 @@ export async function createWorkspace(store: ControlStore, cache: WorkspaceCache
   reader.done();
   if (!slug || !database || !name) throw new Error('unreachable: payload checked');
   await probeDatabase(dialects.get(database.vendor), database);
-  const workspace = await store.createWorkspace(org, slug, name, database);
+  const workspace = await cache.store.createWorkspace(org, slug, name, database);
   try {
-    return { workspace, sync: await syncById(store, cache, workspace) };
+    return { workspace, sync: await syncById(cache, workspace) };
   } catch (error) {
     await cache.forget(workspace.id);
-    await store.deleteWorkspace(workspace.id);
+    await cache.store.deleteWorkspace(workspace.id);
     throw unreadable(error);
   }
 }
@@ -71,7 +68,7 @@ export async function createWorkspace(store: ControlStore, cache: WorkspaceCache
  * from them; when that fails, the stored record is put back as it was. Entities the new database
  * lacks are removed by the sync, with their views, columns and rules (as a sync always does).
  */
-export async function updateWorkspace(store: ControlStore, cache: WorkspaceCache, dialects: DialectRegistry, current: WorkspaceRecord, body: unknown): Promise<{ sync: SyncResult | null }> {
+export async function updateWorkspace(cache: WorkspaceCache, dialects: DialectRegistry, current: WorkspaceRecord, body: unknown): Promise<{ sync: SyncResult | null }> {
   const reader = new PayloadReader(body, ['name', 'database']);
   const name = reader.string('name') ?? current.name;
   const database = readDatabase(reader, dialects, current.database);
@@ -79,22 +76,18 @@ export async function updateWorkspace(store: ControlStore, cache: WorkspaceCache
   if (!database) throw new Error('unreachable: payload checked');
   const moved = JSON.stringify(database) !== JSON.stringify(current.database);
   if (moved) await probeDatabase(dialects.get(database.vendor), database);
-  await store.updateWorkspace(current.id, name, database);
-  if (!moved) {
-    cache.invalidate(current.id);
-    return { sync: null };
-  }
+  await cache.change(current.id, (tx) => tx.updateWorkspace(current.id, name, database));
+  if (!moved) return { sync: null };
   try {
-    return { sync: await syncById(store, cache, { ...current, name, database }) };
+    return { sync: await syncById(cache, { ...current, name, database }) };
   } catch (error) {
-    await store.updateWorkspace(current.id, current.name, current.database);
-    cache.invalidate(current.id);
+    await cache.change(current.id, (tx) => tx.updateWorkspace(current.id, current.name, current.database));
     throw unreadable(error);
   }
 }
 
 /** Deletes the workspace with everything the control store holds for it, and closes its pool here. */
-export async function deleteWorkspace(store: ControlStore, cache: WorkspaceCache, workspaceId: string): Promise<void> {
-  await store.deleteWorkspace(workspaceId);
+export async function deleteWorkspace(cache: WorkspaceCache, workspaceId: string): Promise<void> {
+  await cache.store.deleteWorkspace(workspaceId);
   await cache.forget(workspaceId);
 }

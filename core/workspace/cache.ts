@@ -31,7 +31,8 @@ export class WorkspaceCache {
   private readonly slugLookups = new SingleFlight<string, string>();
 
   constructor(
-    private readonly store: ControlStore,
+    /** For reads; writes go through change(). */
+    readonly store: ControlStore,
     dialects: DialectRegistry,
   ) {
     this.pools = new WorkspacePools(dialects);
@@ -95,7 +96,22 @@ export class WorkspaceCache {
     return this.generations.get(id) ?? 0;
   }
 
-  /** Forgets the cached runtime so the next request reloads it (called after local changes). */
+  /**
+   * The one way a workspace's metadata changes (DESIGN §12): `work` runs in one control-store
+   * transaction that also bumps the workspace's version once, and this instance forgets its
+   * runtime at once; other instances reload at their next version check.
+   */
+  async change<T>(workspaceId: string, work: (store: ControlStore) => Promise<T>): Promise<T> {
+    const result = await this.store.transaction(async (tx) => {
+      const value = await work(tx);
+      await tx.bumpVersion(workspaceId);
+      return value;
+    });
+    this.invalidate(workspaceId);
+    return result;
+  }
+
+  /** Forgets the cached runtime so the next request reloads it (a change, or a workspace that moved or went). */
   invalidate(id: string): void {
     this.generations.set(id, this.generation(id) + 1);
     this.entries.delete(id);

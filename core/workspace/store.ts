@@ -172,10 +172,9 @@ export class ControlStore {
     return row ? toSummary(row) : undefined;
   }
 
-  /** Changes name and database settings; every instance reloads the workspace (and reopens its pool). */
+  /** Changes name and database settings (through WorkspaceCache.change, so every instance reloads it and reopens its pool). */
   async updateWorkspace(id: string, name: string, database: WorkspaceRecord['database']): Promise<void> {
-    await this.rows(sql`UPDATE ${t('workspaces')} SET name = ${name}, database = ${JSON.stringify(database)}::jsonb,
-      version = version + 1 WHERE id = ${id}`);
+    await this.rows(sql`UPDATE ${t('workspaces')} SET name = ${name}, database = ${JSON.stringify(database)}::jsonb WHERE id = ${id}`);
   }
 
   async createWorkspace(org: OrgRecord, slug: string, name: string, database: WorkspaceRecord['database']): Promise<WorkspaceRecord> {
@@ -213,14 +212,14 @@ export class ControlStore {
     return row ? Number(row.version) : undefined;
   }
 
-  /** Marks the workspace's metadata as changed so every instance reloads it. */
+  /** Marks the workspace's metadata as changed so every instance reloads it; only WorkspaceCache.change calls it. */
   async bumpVersion(workspaceId: string): Promise<void> {
     await this.rows(sql`UPDATE ${t('workspaces')} SET version = version + 1 WHERE id = ${workspaceId}`);
   }
 
   async saveIntrospection(workspaceId: string, schema: DatabaseSchema, hash: string): Promise<void> {
     await this.rows(sql`UPDATE ${t('workspaces')} SET introspection = ${JSON.stringify(schema)}::jsonb,
-      schema_hash = ${hash}, synced_at = now(), version = version + 1 WHERE id = ${workspaceId}`);
+      schema_hash = ${hash}, synced_at = now() WHERE id = ${workspaceId}`);
   }
 
   // ── entities ─────────────────────────────────────────────────────────────────
@@ -241,13 +240,11 @@ export class ControlStore {
   async saveEntityOptions(workspaceId: string, name: string, options: EntityOptions): Promise<void> {
     await this.rows(sql`UPDATE ${t('entities')} SET options = ${JSON.stringify(options)}::jsonb
       WHERE workspace_id = ${workspaceId} AND name = ${name}`);
-    await this.bumpVersion(workspaceId);
   }
 
   async saveMigration(workspaceId: string, name: string, flag: MigrationFlag | null): Promise<void> {
     await this.rows(sql`UPDATE ${t('entities')} SET migration = ${flag ? JSON.stringify(flag) : null}::jsonb
       WHERE workspace_id = ${workspaceId} AND name = ${name}`);
-    await this.bumpVersion(workspaceId);
   }
 
   // ── views and columns ────────────────────────────────────────────────────────
@@ -276,7 +273,6 @@ export class ControlStore {
       if (isUniqueViolation(error)) throw new ApiError('CONFLICT', `view slug '${view.slug}' is taken`);
       throw error;
     }
-    await this.bumpVersion(view.workspaceId);
     return { uuid, ...view };
   }
 
@@ -360,7 +356,6 @@ export class ControlStore {
   async saveIdentityProvider(workspaceId: string, config: IdentityProviderConfig): Promise<void> {
     await this.rows(sql`INSERT INTO ${t('identity_providers')} (workspace_id, config) VALUES (${workspaceId}, ${JSON.stringify(config)}::jsonb)
       ON CONFLICT (workspace_id) DO UPDATE SET config = EXCLUDED.config`);
-    await this.bumpVersion(workspaceId);
   }
 
   async listRules(viewUuid: string): Promise<RlsRuleRecord[]> {

@@ -86,7 +86,7 @@ export function addWorkspaceRoutes(router: Router, services: Services, body: Mid
   router.post('/orgs/:org/workspaces', body, async (ctx) => {
     await requireInstanceAdmin(ctx, services);
     const org = await orgOf(ctx, services);
-    const { workspace, sync } = await createWorkspace(store, workspaces, dialects, org, ctx.request.body);
+    const { workspace, sync } = await createWorkspace(workspaces, dialects, org, ctx.request.body);
     ctx.body = { data: await workspaceBody(services, org.slug, workspace.slug, sync) };
     ctx.status = 201;
   });
@@ -99,13 +99,13 @@ export function addWorkspaceRoutes(router: Router, services: Services, body: Mid
     await requireInstanceAdmin(ctx, services);
     const current = await store.findWorkspace(param(ctx, 'org'), param(ctx, 'ws'));
     if (!current) throw notFound(`workspace '${param(ctx, 'org')}/${param(ctx, 'ws')}' does not exist`);
-    const { sync } = await updateWorkspace(store, workspaces, dialects, current, ctx.request.body);
+    const { sync } = await updateWorkspace(workspaces, dialects, current, ctx.request.body);
     ctx.body = { data: await workspaceBody(services, current.orgSlug, current.slug, sync) };
   });
 
   router.delete(ws, async (ctx) => {
     await requireInstanceAdmin(ctx, services);
-    await deleteWorkspace(store, workspaces, (await workspaceOf(ctx, services)).id);
+    await deleteWorkspace(workspaces, (await workspaceOf(ctx, services)).id);
     ctx.status = 204;
   });
 }

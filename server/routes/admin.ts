@@ -33,7 +33,7 @@ export function adminRoutes(services: Services): Router {
 
   router.post(`${ws}/sync`, async (ctx) => {
     const runtime = await ownedWorkspace(ctx, services);
-    ctx.body = { data: await syncById(store, workspaces, runtime.workspace) };
+    ctx.body = { data: await syncById(workspaces, runtime.workspace) };
   });
 
   router.get(`${ws}/schema`, async (ctx) => {
@@ -45,8 +45,7 @@ export function adminRoutes(services: Services): Router {
     const runtime = await ownedWorkspace(ctx, services);
     const entity = runtime.entity(param(ctx, 'entity'));
     const options = applyEntityOptions(runtime.entityRecord(entity.name).options, ctx.request.body, entity, runtime.model);
-    await store.saveEntityOptions(runtime.workspace.id, entity.name, options);
-    workspaces.invalidate(runtime.workspace.id);
+    await workspaces.change(runtime.workspace.id, (tx) => tx.saveEntityOptions(runtime.workspace.id, entity.name, options));
     ctx.body = { data: { name: entity.name, table: entity.table, ...options } };
   });
 
@@ -54,24 +53,21 @@ export function adminRoutes(services: Services): Router {
     const runtime = await ownedWorkspace(ctx, services);
     const entity = runtime.entity(param(ctx, 'entity'));
     const flag = readMigrationFlag(ctx.request.body);
-    await store.saveMigration(runtime.workspace.id, entity.name, flag);
-    workspaces.invalidate(runtime.workspace.id);
+    await workspaces.change(runtime.workspace.id, (tx) => tx.saveMigration(runtime.workspace.id, entity.name, flag));
     ctx.body = { data: { entity: entity.name, ...flag } };
   });
 
   router.delete(`${ws}/entities/:entity/migration`, async (ctx) => {
     const runtime = await ownedWorkspace(ctx, services);
     const entity = runtime.entity(param(ctx, 'entity'));
-    await store.saveMigration(runtime.workspace.id, entity.name, null);
-    workspaces.invalidate(runtime.workspace.id);
+    await workspaces.change(runtime.workspace.id, (tx) => tx.saveMigration(runtime.workspace.id, entity.name, null));
     ctx.status = 204;
   });
 
   router.put(`${ws}/identity-provider`, body, async (ctx) => {
     const runtime = await ownedWorkspace(ctx, services);
     const config = readIdentityProvider(ctx.request.body);
-    await store.saveIdentityProvider(runtime.workspace.id, config);
-    workspaces.invalidate(runtime.workspace.id);
+    await workspaces.change(runtime.workspace.id, (tx) => tx.saveIdentityProvider(runtime.workspace.id, config));
     ctx.body = { data: config };
   });
 
@@ -90,8 +86,7 @@ export function adminRoutes(services: Services): Router {
 
   router.post(`${ws}/views`, body, async (ctx) => {
     const runtime = await ownedWorkspace(ctx, services);
-    const view = await createView(store, runtime, ctx.request.body);
-    workspaces.invalidate(runtime.workspace.id);
+    const view = await workspaces.change(runtime.workspace.id, (tx) => createView(tx, runtime, ctx.request.body));
     const { workspaceId: _w, ...record } = view;
     ctx.body = { data: record };
     ctx.status = 201;

@@ -7,7 +7,7 @@ import { requireObject } from '../../core/payload.ts';
 import { jsonBody } from '../middleware/json-body.ts';
 import type { Services } from '../services.ts';
 import { ownedView } from './views.ts';
-import { metadataChanged, param } from './params.ts';
+import { param } from './params.ts';
 
 async function ownedColumn(ctx: Context, services: Services) {
   const uuid = param(ctx, 'uuid');
@@ -26,23 +26,20 @@ export function columnRoutes(services: Services): Router {
     const viewUuid = typeof payload.viewUuid === 'string' ? payload.viewUuid : '';
     const view = await ownedView(ctx, services, viewUuid);
     const runtime = await services.workspaces.byId(view.workspaceId);
-    const column = await createColumn(services.store, services.workspaces, runtime, view, payload);
-    await metadataChanged(services, view.workspaceId);
+    const column = await createColumn(services.workspaces, runtime, view, payload);
     ctx.body = { data: columnBody(column) };
     ctx.status = 201;
   });
 
   router.patch('/item/:uuid', body, async (ctx) => {
     const { column, view, runtime } = await ownedColumn(ctx, services);
-    const updated = await updateColumn(services.store, runtime, view, column, ctx.request.body);
-    await metadataChanged(services, view.workspaceId);
+    const updated = await updateColumn(services.workspaces, runtime, view, column, ctx.request.body);
     ctx.body = { data: columnBody(updated) };
   });
 
   router.delete('/item/:uuid', async (ctx) => {
     const { column, view, runtime } = await ownedColumn(ctx, services);
-    await deleteColumn(services.store, services.workspaces, runtime, view, column);
-    await metadataChanged(services, view.workspaceId);
+    await deleteColumn(services.workspaces, runtime, view, column);
     ctx.status = 204;
   });
 

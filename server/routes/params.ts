@@ -26,9 +26,3 @@ export function param(ctx: Context, name: string): string {
   if (value.includes('%') && ctx.path.split('/').some(malformedSegment)) throw notFound(`'${name}' names nothing: the path is not valid percent-encoded UTF-8`);
   return value;
 }
-
-/** After a metadata change: every instance reloads within a second, this one at once. */
-export async function metadataChanged(services: Services, workspaceId: string): Promise<void> {
-  await services.store.bumpVersion(workspaceId);
-  services.workspaces.invalidate(workspaceId);
-}

@@ -6,7 +6,7 @@ import { notFound } from '../../core/errors.ts';
 import { jsonBody } from '../middleware/json-body.ts';
 import type { Services } from '../services.ts';
 import { ownedView } from './views.ts';
-import { param, metadataChanged } from './params.ts';
+import { param } from './params.ts';
 
 export function rlsRuleRoutes(services: Services): Router {
   const router = new Router({ prefix: '/api/views/:viewUuid/rls-rules' });
@@ -30,8 +30,7 @@ export function rlsRuleRoutes(services: Services): Router {
   router.post('/', body, async (ctx) => {
     const view = await ownedView(ctx, services, param(ctx, 'viewUuid'));
     const runtime = await workspaces.byId(view.workspaceId);
-    const rule = await store.insertRule(readNewRule(ctx.request.body, runtime.entity(view.entity), view.uuid));
-    await metadataChanged(services, view.workspaceId);
+    const rule = await workspaces.change(view.workspaceId, (tx) => tx.insertRule(readNewRule(ctx.request.body, runtime.entity(view.entity), view.uuid)));
     ctx.body = { data: rule };
     ctx.status = 201;
   });
@@ -39,15 +38,13 @@ export function rlsRuleRoutes(services: Services): Router {
   router.patch('/:ruleId', body, async (ctx) => {
     const { view, rule, entity } = await ruleOf(ctx);
     const updated = readRuleChanges(ctx.request.body, entity, rule);
-    await store.updateRule(updated);
-    await metadataChanged(services, view.workspaceId);
+    await workspaces.change(view.workspaceId, (tx) => tx.updateRule(updated));
     ctx.body = { data: updated };
   });
 
   router.delete('/:ruleId', async (ctx) => {
     const { view, rule } = await ruleOf(ctx);
-    await store.deleteRule(rule.id);
-    await metadataChanged(services, view.workspaceId);
+    await workspaces.change(view.workspaceId, (tx) => tx.deleteRule(rule.id));
     ctx.status = 204;
   });
 
