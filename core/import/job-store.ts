@@ -4,8 +4,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { ControlStore } from '../workspace/store.ts';
-import { CONTROL_SCHEMA } from '../workspace/migrations.ts';
-import { ident, join, raw, render, sql, type Sql } from '../sql.ts';
+import { controlRows, controlTable, isUuid, jsonb } from '../workspace/control-sql.ts';
+import { join, raw, sql, type Sql } from '../sql.ts';
 import type { Executor } from '../../dialects/dialect.ts';
 import type { SourceRow } from './batches.ts';
 import { heartbeatOnlyLease, type OwnerLease } from './owner-lease.ts';
@@ -76,13 +76,7 @@ export interface SavedMapping {
   readonly createdBy: string;
 }
 
-const renderer = {
-  quoteIdent: (name: string) => `"${name.replace(/"/g, '""')}"`,
-  placeholder: (index: number) => `$${index}`,
-};
-
-const t = (table: string): Sql => ident(CONTROL_SCHEMA, table);
-const jsonb = (value: unknown): Sql => sql`${JSON.stringify(value)}::jsonb`;
+const t = controlTable;
 
 const EFFECTIVE_STATE = raw(`CASE WHEN state = 'RUNNING' AND heartbeat_at < now() - interval '${HEARTBEAT_STALE_SECONDS} seconds' THEN 'INTERRUPTED' ELSE state END`);
 
@@ -139,7 +133,7 @@ export class ImportJobStore {
   }
 
   private async rows(fragment: Sql): Promise<Row[]> {
-    return (await this.db.query(render(fragment, renderer))).rows;
+    return controlRows(this.db, fragment);
   }
 
   async createJob(job: { workspaceId: string; viewUuid: string; createdBy: string; options: JobOptions; header: string[] | null }): Promise<string> {
@@ -150,7 +144,7 @@ export class ImportJobStore {
   }
 
   async findJob(id: string): Promise<JobRecord | undefined> {
-    if (!/^[0-9a-f-]{36}$/i.test(id)) return undefined;
+    if (!isUuid(id)) return undefined;
     const row = (await this.rows(sql`SELECT *, ${EFFECTIVE_STATE} AS effective_state FROM ${t('import_jobs')} WHERE id = ${id}`))[0];
     return row ? this.withLiveness(toJob(row)) : undefined;
   }
@@ -217,7 +211,7 @@ export class ImportJobStore {
   }
 
   async findMapping(id: string): Promise<SavedMapping | undefined> {
-    if (!/^[0-9a-f-]{36}$/i.test(id)) return undefined;
+    if (!isUuid(id)) return undefined;
     const row = (await this.rows(sql`SELECT * FROM ${t('import_mappings')} WHERE id = ${id}`))[0];
     return row ? toMapping(row) : undefined;
   }

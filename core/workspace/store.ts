@@ -4,25 +4,16 @@
  */
 import { randomUUID } from 'node:crypto';
 import { ApiError } from '../errors.ts';
-import { ident, join, render, sql, type Sql } from '../sql.ts';
+import { ident, join, sql, type Sql } from '../sql.ts';
 import type { Driver, Executor } from '../../dialects/dialect.ts';
 import type { DatabaseSchema } from '../schema/introspection.ts';
-import { CONTROL_MIGRATIONS, CONTROL_SCHEMA } from './migrations.ts';
+import { controlRows, controlTable, isUniqueViolation, isUuid, jsonb, type ControlRow } from './control-sql.ts';
+import { CONTROL_MIGRATIONS } from './migrations.ts';
 import { type ApiKeyRecord, type ColumnRecord, type EntityRecord, type IdentityProviderConfig, type RlsRuleRecord, type MigrationFlag, type OrgRecord, type ViewRecord, type WorkspaceRecord } from './types.ts';
 import { DEFAULT_ENTITY_OPTIONS, type EntityOptions } from '../schema/entity-options.ts';
 
-type Row = Record<string, unknown>;
-
-const renderer = {
-  quoteIdent: (name: string) => `"${name.replace(/"/g, '""')}"`,
-  placeholder: (index: number) => `$${index}`,
-};
-
-const t = (table: string): Sql => ident(CONTROL_SCHEMA, table);
-
-function isUniqueViolation(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23505';
-}
+type Row = ControlRow;
+const t = controlTable;
 
 function toWorkspace(row: Row): WorkspaceRecord {
   return {
@@ -109,8 +100,8 @@ export class ControlStore {
     return this.db;
   }
 
-  private async rows(fragment: Sql): Promise<Row[]> {
-    return (await this.db.query(render(fragment, renderer))).rows;
+  private rows(fragment: Sql): Promise<Row[]> {
+    return controlRows(this.db, fragment);
   }
 
   private async one(fragment: Sql): Promise<Row | undefined> {
@@ -138,7 +129,7 @@ export class ControlStore {
   }
 
   async setSetting(key: string, value: unknown): Promise<void> {
-    await this.rows(sql`INSERT INTO ${t('instance')} (key, value) VALUES (${key}, ${JSON.stringify(value)}::jsonb)
+    await this.rows(sql`INSERT INTO ${t('instance')} (key, value) VALUES (${key}, ${jsonb(value)})
       ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`);
   }
 
@@ -174,14 +165,14 @@ export class ControlStore {
 
   /** Changes name and database settings (through WorkspaceCache.change, so every instance reloads it and reopens its pool). */
   async updateWorkspace(id: string, name: string, database: WorkspaceRecord['database']): Promise<void> {
-    await this.rows(sql`UPDATE ${t('workspaces')} SET name = ${name}, database = ${JSON.stringify(database)}::jsonb WHERE id = ${id}`);
+    await this.rows(sql`UPDATE ${t('workspaces')} SET name = ${name}, database = ${jsonb(database)} WHERE id = ${id}`);
   }
 
   async createWorkspace(org: OrgRecord, slug: string, name: string, database: WorkspaceRecord['database']): Promise<WorkspaceRecord> {
     const id = randomUUID();
     try {
       await this.rows(sql`INSERT INTO ${t('workspaces')} (id, org_id, slug, name, database)
-        VALUES (${id}, ${org.id}, ${slug}, ${name}, ${JSON.stringify(database)}::jsonb)`);
+        VALUES (${id}, ${org.id}, ${slug}, ${name}, ${jsonb(database)})`);
     } catch (error) {
       if (isUniqueViolation(error)) throw new ApiError('CONFLICT', `workspace '${slug}' already exists in '${org.slug}'`);
       throw error;
@@ -218,7 +209,7 @@ export class ControlStore {
   }
 
   async saveIntrospection(workspaceId: string, schema: DatabaseSchema, hash: string): Promise<void> {
-    await this.rows(sql`UPDATE ${t('workspaces')} SET introspection = ${JSON.stringify(schema)}::jsonb,
+    await this.rows(sql`UPDATE ${t('workspaces')} SET introspection = ${jsonb(schema)},
       schema_hash = ${hash}, synced_at = now() WHERE id = ${workspaceId}`);
   }
 
@@ -238,7 +229,7 @@ export class ControlStore {
   }
 
   async saveEntityOptions(workspaceId: string, name: string, options: EntityOptions): Promise<void> {
-    await this.rows(sql`UPDATE ${t('entities')} SET options = ${JSON.stringify(options)}::jsonb
+    await this.rows(sql`UPDATE ${t('entities')} SET options = ${jsonb(options)}
       WHERE workspace_id = ${workspaceId} AND name = ${name}`);
   }
 
@@ -254,7 +245,7 @@ export class ControlStore {
   }
 
   async findView(uuid: string): Promise<ViewRecord | undefined> {
-    if (!/^[0-9a-f-]{36}$/i.test(uuid)) return undefined;
+    if (!isUuid(uuid)) return undefined;
     const row = await this.one(sql`SELECT * FROM ${t('views')} WHERE uuid = ${uuid}`);
     return row ? toView(row) : undefined;
   }
@@ -292,7 +283,7 @@ export class ControlStore {
   }
 
   async findColumn(uuid: string): Promise<ColumnRecord | undefined> {
-    if (!/^[0-9a-f-]{36}$/i.test(uuid)) return undefined;
+    if (!isUuid(uuid)) return undefined;
     const row = await this.one(sql`SELECT * FROM ${t('columns')} WHERE uuid = ${uuid}`);
     return row ? toColumn(row) : undefined;
   }
@@ -354,7 +345,7 @@ export class ControlStore {
   }
 
   async saveIdentityProvider(workspaceId: string, config: IdentityProviderConfig): Promise<void> {
-    await this.rows(sql`INSERT INTO ${t('identity_providers')} (workspace_id, config) VALUES (${workspaceId}, ${JSON.stringify(config)}::jsonb)
+    await this.rows(sql`INSERT INTO ${t('identity_providers')} (workspace_id, config) VALUES (${workspaceId}, ${jsonb(config)})
       ON CONFLICT (workspace_id) DO UPDATE SET config = EXCLUDED.config`);
   }
 
@@ -370,7 +361,7 @@ export class ControlStore {
   }
 
   async findRule(id: string): Promise<RlsRuleRecord | undefined> {
-    if (!/^[0-9a-f-]{36}$/i.test(id)) return undefined;
+    if (!isUuid(id)) return undefined;
     const row = await this.one(sql`SELECT * FROM ${t('rls_rules')} WHERE id = ${id}`);
     return row ? toRule(row) : undefined;
   }

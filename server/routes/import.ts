@@ -6,6 +6,7 @@
 import { PassThrough, Readable } from 'node:stream';
 import Router from '@koa/router';
 import type { Context } from 'koa';
+import { isUuid } from '../../core/workspace/control-sql.ts';
 import type { ViewRecord } from '../../core/workspace/types.ts';
 import { ApiError, notFound } from '../../core/errors.ts';
 import {
@@ -35,7 +36,7 @@ import { param } from './params.ts';
 const MEDIA_TYPES = ['text/csv', 'text/tab-separated-values', 'text/plain'];
 
 async function viewOf(services: Services, uuid: string): Promise<ViewRecord> {
-  const view = /^[0-9a-f-]{36}$/i.test(uuid) ? await services.workspaces.findView(uuid) : undefined;
+  const view = isUuid(uuid) ? await services.workspaces.findView(uuid) : undefined;
   if (!view) throw notFound(`view '${uuid}' does not exist`);
   return view;
 }
