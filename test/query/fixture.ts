@@ -130,9 +130,9 @@ export function golden(clauses: readonly string[], params: readonly unknown[], s
   return { text: clauses.join(separator), params };
 }
 
-/** A SQL Server batch: its statements are separated by line breaks. */
-export function batch(statements: readonly string[], params: readonly unknown[]): Golden {
-  return golden(statements, params, '\n');
+/** A SQL Server batch: statements (each a list of clauses) separated by line breaks. */
+export function batch(statements: readonly (readonly string[])[], params: readonly unknown[]): Golden {
+  return golden(statements.map((clauses) => clauses.join(' ')), params, '\n');
 }
 
 /** Renders `fragment` for `vendor`, checks its syntax, and compares it with the golden statement. */
