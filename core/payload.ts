@@ -1,6 +1,6 @@
 /** Strict checks for admin payloads: nothing is coerced (DESIGN §12); problems are VALIDATION_FAILED. */
 import { badRequest, validationFailed, type FieldProblem } from './errors.ts';
-import { textProblem } from './schema/coerce.ts';
+import { textProblem } from './text.ts';
 
 /** A JSON body that must be an object (not an array, a scalar or null). */
 export function requireObject(body: unknown): Record<string, unknown> {

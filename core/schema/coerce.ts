@@ -3,6 +3,7 @@
  * type (a string for an integer is refused, DESIGN §4); query strings arrive as text.
  */
 import type { ColumnType } from './introspection.ts';
+import { textProblem } from '../text.ts';
 
 export type Coerced = { ok: true; value: unknown } | { ok: false; rule: string; message: string };
 
@@ -81,22 +82,6 @@ function coerceTimestamp(value: unknown): Coerced {
   const [y, m, d] = text.slice(0, 10).split('-').map(Number);
   if (Number.isNaN(date.getTime()) || !validDate(y ?? 0, m ?? 0, d ?? 0)) return fail('must be an ISO 8601 timestamp');
   return ok(date.toISOString());
-}
-
-/** `String.prototype.isWellFormed` is in Node 20; the ES2023 lib this project compiles against does not declare it. */
-interface WellFormedCheck {
-  isWellFormed(): boolean;
-}
-
-/**
- * Why a string cannot be stored, or null. No text column of PostgreSQL can hold U+0000, and a lone
- * surrogate has no UTF-8 form (drivers would silently store U+FFFD); refusing both everywhere keeps
- * vendors alike (DESIGN §4). Two native scans: cheap enough for every cell of a bulk request.
- */
-export function textProblem(text: string): string | null {
-  if (text.includes('\u0000')) return 'must not contain the NUL character (U+0000)';
-  if (!(text as unknown as WellFormedCheck).isWellFormed()) return 'must not contain a lone surrogate (such as \\ud800): it is not valid Unicode';
-  return null;
 }
 
 export function hasBadText(text: string): boolean {
