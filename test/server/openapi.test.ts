@@ -53,7 +53,7 @@ describe('OpenAPI document of a workspace', () => {
     const dir = mkdtempSync(join(tmpdir(), 'wdapi-openapi-'));
     writeFileSync(join(dir, 'api.ts'), types);
     writeFileSync(join(dir, 'use.ts'), `
-      import type { components, paths } from '../schema/api';
+      import type { components, paths } from './api';
       type Order = components['schemas']['Orders'];
       const o: Order = { id: 1, amount: 2.5, total: null, note: null, customerId: 3 };
       type ListOk = paths['/api/v1/acme/shop/orders']['get']['responses'][200]['content']['application/json'];
