@@ -88,6 +88,12 @@ export interface Dialect extends SqlRenderer {
   /** Registry name used in workspace configs: 'postgres', 'mysql', 'mssql', 'embedded'. */
   readonly name: string;
 
+  /**
+   * Whether a workspace must give `database.url`. False for a dialect over a database the service
+   * holds itself (the embedded PGlite); true for every server vendor.
+   */
+  readonly needsUrl: boolean;
+
   /** Quotes one identifier part, doubling the closing quote character. */
   quoteIdent(name: string): string;
 

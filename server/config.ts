@@ -4,8 +4,7 @@
  * are never repeated in a problem.
  */
 import { IMPORT_LIMIT_BYTES } from '../core/import/index.ts';
-import type { HttpLimits } from './http-server.ts';
-import { DEFAULT_HTTP_LIMITS } from './http-server.ts';
+import { DEFAULT_HTTP_LIMITS, type HttpLimits } from './http-server.ts';
 import { dataDirProblem } from './startup-checks.ts';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;

@@ -5,10 +5,9 @@
 import { checkFormula, parseFormula, printFormula } from '../formula/index.ts';
 import { ApiError, serviceUnavailable } from '../errors.ts';
 import { render } from '../sql.ts';
-import type { ComputedField, Predicate, ReadScope } from '../query/plan.ts';
+import { NO_POLICY, type ComputedField, type Predicate, type ReadScope } from '../query/plan.ts';
 import { planRead } from '../query/plan-read.ts';
 import { compileRead } from '../query/compile-read.ts';
-import { NO_POLICY } from '../query/plan.ts';
 import { DEFAULT_PAGE_SIZE } from '../query/request.ts';
 import { computedField } from '../query/computed-field.ts';
 import { viewShape } from '../query/shape.ts';

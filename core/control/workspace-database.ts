@@ -2,8 +2,7 @@
  * A workspace's `database` settings: reading them from an admin payload, checking that they can be
  * used before anything is saved, and showing them without the password (DESIGN §10, issue 14).
  */
-import type { DatabaseConfig, Dialect, Driver } from '../../dialects/dialect.ts';
-import type { DialectRegistry } from '../../dialects/dialect.ts';
+import type { DatabaseConfig, Dialect, DialectRegistry, Driver } from '../../dialects/dialect.ts';
 import { validationFailed } from '../errors.ts';
 import type { PayloadReader } from '../payload.ts';
 
@@ -55,7 +54,7 @@ export function readDatabase(reader: PayloadReader, dialects: DialectRegistry, c
     return reader.fail('database.vendor', 'enum', `must be one of ${dialects.vendors.join(', ')}`);
   }
   const url = typeof db.url === 'string' ? db.url : undefined;
-  if (db.vendor !== 'embedded' && url === undefined) return reader.fail('database.url', 'required', 'is required for this vendor');
+  if (dialects.get(db.vendor).needsUrl && url === undefined) return reader.fail('database.url', 'required', 'is required for this vendor');
   const urlProblem = url === undefined ? null : dialects.get(db.vendor).urlProblem(url);
   if (urlProblem) reader.fail('database.url', 'format', urlProblem);
   if (db.schema != null && (typeof db.schema !== 'string' || !SCHEMA_NAME.test(db.schema))) {

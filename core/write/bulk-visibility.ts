@@ -3,13 +3,12 @@
  * UPDATE-mode batch, rows whose key matches an existing row hidden by the policy are refused.
  */
 import { ident, join, render, sql } from '../sql.ts';
-import type { Executor } from '../../dialects/dialect.ts';
+import type { ConflictAction, Executor } from '../../dialects/dialect.ts';
 import type { WorkspaceRuntime } from '../workspace/runtime.ts';
 import { predicateSql, type CompileContext } from '../query/compile-read.ts';
 import { ROOT_ALIAS } from '../query/joins.ts';
 import type { ReadScope } from '../query/plan.ts';
 import type { Field } from '../schema/model.ts';
-import type { ConflictAction } from '../../dialects/dialect.ts';
 import type { BulkError, ValidRow } from './bulk-request.ts';
 
 function keyOf(values: readonly unknown[]): string {

@@ -144,6 +144,7 @@ export function createMssqlDialect(name = 'mssql'): Dialect {
   const renderSql = (fragment: Sql): CompiledSql => render(fragment, renderer);
   return {
     name,
+    needsUrl: true,
     quoteIdent,
     placeholder,
     // TDS allows 2100 parameters per request; 100 are kept for what a statement adds around the rows.

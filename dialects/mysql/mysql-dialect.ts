@@ -102,6 +102,7 @@ export function createMysqlDialect(name = 'mysql'): Dialect {
   const renderSql = (fragment: Sql): CompiledSql => render(fragment, renderer);
   return {
     name,
+    needsUrl: true,
     quoteIdent,
     placeholder,
     // Prepared statements carry at most 65535 parameters (a 2-byte count in COM_STMT_PREPARE_OK).

@@ -48,6 +48,7 @@ export function createPostgresDialect(
   const renderSql = (fragment: Sql): CompiledSql => render(fragment, renderer);
   return {
     name,
+    needsUrl: true,
     quoteIdent,
     placeholder,
     maxParams: 65535,

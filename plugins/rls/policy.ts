@@ -11,8 +11,7 @@
 import type { WorkspaceRuntime } from '../../core/workspace/runtime.ts';
 import type { RlsRuleRecord } from '../../core/workspace/types.ts';
 import { ApiError } from '../../core/errors.ts';
-import type { Predicate, ReadPolicy } from '../../core/query/plan.ts';
-import { NO_POLICY } from '../../core/query/plan.ts';
+import { NO_POLICY, type Predicate, type ReadPolicy } from '../../core/query/plan.ts';
 import type { Entity, Field } from '../../core/schema/model.ts';
 import { parseScalar } from '../../core/schema/coerce.ts';
 import { OPEN_WRITE_POLICY, type WritePolicy } from '../../core/write/records.ts';

@@ -4,8 +4,7 @@
  * owner (its API key) may read its own workspace's record, which never carries a password.
  */
 import type Router from '@koa/router';
-import type { Middleware } from 'koa';
-import type { Context } from 'koa';
+import type { Context, Middleware } from 'koa';
 import type { OrgRecord } from '../../core/workspace/types.ts';
 import { PayloadReader, SLUG } from '../../core/payload.ts';
 import type { WorkspaceSummary } from '../../core/workspace/store.ts';

@@ -201,6 +201,10 @@ describe('workspace database payloads that cannot work', () => {
     expect((await fetchJson(`${ws.url}/api/admin/v1/orgs/${ws.org}/workspaces/bad`, 'GET', { token: ADMIN_TOKEN })).status).toBe(404);
   });
 
+  it.each(['postgres', 'mysql', 'mssql'])('a %s workspace without a url is 400 naming database.url (only the embedded vendor needs none)', async (vendor) => {
+    expectError(await create({ vendor }), 400, 'VALIDATION_FAILED', 'database.url');
+  });
+
   it('an unreachable host is 400 naming database.url with "could not connect", never the driver text', async () => {
     const res = await create({ vendor: 'postgres', url: 'postgres://postgres:sekrit@127.0.0.1:1/x' });
     expectError(res, 400, 'VALIDATION_FAILED', 'database.url');
