@@ -2,12 +2,11 @@
  * Two instances sharing one control store (CONTROL_DATABASE_URL): a change made through one is seen
  * by the other within one second (DESIGN §12), because each instance rechecks the stored version.
  */
-import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startService, type RunningService } from '../../server/start.ts';
+import type { RunningService } from '../../server/start.ts';
 import { ADMIN_TOKEN, fetchJson } from '../support/harness.ts';
-import { createControlDatabase, type ControlDatabase } from '../support/control-database.ts';
-import { postgresTarget, vendorsToRun, type ProvisionedDatabase } from '../support/vendors.ts';
+import { startTwoInstances, type TwoInstances } from '../support/control-database.ts';
+import { postgresTarget, vendorsToRun } from '../support/vendors.ts';
 
 const servers = await vendorsToRun([postgresTarget]);
 
@@ -27,29 +26,20 @@ async function msUntil(check: () => Promise<boolean>): Promise<number> {
 describe.each(servers)('changes reach every instance within a second ($name control store)', (target) => {
   let a: RunningService;
   let b: RunningService;
-  let db: ProvisionedDatabase;
-  let control: ControlDatabase | undefined;
+  let instances: TwoInstances | undefined;
   let key: string;
   const list = (s: RunningService) => fetchJson(`${s.url}/api/v1/acme/shop/orders?size=1`, 'GET', {}, key);
   const admin = (method: string, path: string, body?: unknown) =>
     fetchJson(`${a.url}/api/admin/v1/orgs/acme/workspaces/shop${path}`, method, body === undefined ? {} : { body }, ADMIN_TOKEN);
 
   beforeAll(async () => {
-    control = await createControlDatabase();
-    const controlDatabaseUrl = control.url;
-    const options = { adminToken: ADMIN_TOKEN, logger: pino({ level: 'silent' }), controlDatabaseUrl };
-    a = await startService(options);
-    b = await startService(options);
-    db = await target.provision(a, true);
-    await fetchJson(`${a.url}/api/admin/v1/orgs`, 'POST', { body: { slug: 'acme', name: 'acme' } }, ADMIN_TOKEN);
-    await fetchJson(`${a.url}/api/admin/v1/orgs/acme/workspaces`, 'POST', { body: { slug: 'shop', name: 'shop', database: db.database } }, ADMIN_TOKEN);
+    instances = await startTwoInstances(target);
+    ({ a, b } = instances);
+    await fetchJson(`${a.url}/api/admin/v1/orgs/acme/workspaces`, 'POST', { body: { slug: 'shop', name: 'shop', database: instances.db.database } }, ADMIN_TOKEN);
     key = String((await admin('POST', '/api-keys', { name: 'both' })).body?.data?.key);
   });
   afterAll(async () => {
-    await db?.drop();
-    await a?.close();
-    await b?.close();
-    await control?.drop();
+    await instances?.close();
   });
 
   it('a migration flag set on one instance blocks the other within a second, and its end too', async () => {

@@ -2,41 +2,29 @@
  * Issue 14, item 7: a revoked API key, or the keys of a deleted workspace, fail at once on every
  * instance sharing the control store, not after a cache expires.
  */
-import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startService, type RunningService } from '../../server/start.ts';
+import type { RunningService } from '../../server/start.ts';
 import { ADMIN_TOKEN, fetchJson } from '../support/harness.ts';
-import { createControlDatabase, type ControlDatabase } from '../support/control-database.ts';
-import { postgresTarget, vendorsToRun, type ProvisionedDatabase } from '../support/vendors.ts';
+import { startTwoInstances, type TwoInstances } from '../support/control-database.ts';
+import { postgresTarget, vendorsToRun } from '../support/vendors.ts';
 
 const servers = await vendorsToRun([postgresTarget]);
 
 describe.each(servers)('revocation reaches every instance at once ($name control store)', (target) => {
   let a: RunningService;
   let b: RunningService;
-  let db: ProvisionedDatabase;
-  let control: ControlDatabase | undefined;
+  let instances: TwoInstances | undefined;
   const read = (s: RunningService, key: string, ws = 'shop') => fetchJson(`${s.url}/api/v1/acme/${ws}/orders?size=1`, 'GET', {}, key);
   const admin = (method: string, path: string, body?: unknown) =>
     fetchJson(`${a.url}/api/admin/v1/orgs/acme/workspaces${path}`, method, body === undefined ? {} : { body }, ADMIN_TOKEN);
   const issue = async (ws: string) => (await admin('POST', `/${ws}/api-keys`, { name: 'k' })).body.data as { id: string; key: string };
 
   beforeAll(async () => {
-    control = await createControlDatabase();
-    const controlDatabaseUrl = control.url;
-    const options = { adminToken: ADMIN_TOKEN, logger: pino({ level: 'silent' }), controlDatabaseUrl };
-    a = await startService(options);
-    b = await startService(options);
-    db = await target.provision(a, true);
-    await fetchJson(`${a.url}/api/admin/v1/orgs`, 'POST', { body: { slug: 'acme', name: 'acme' } }, ADMIN_TOKEN);
-    for (const slug of ['shop', 'gone']) expect((await admin('POST', '', { slug, name: slug, database: db.database })).status).toBe(201);
+    instances = await startTwoInstances(target);
+    ({ a, b } = instances);
+    for (const slug of ['shop', 'gone']) expect((await admin('POST', '', { slug, name: slug, database: instances.db.database })).status).toBe(201);
   });
-  afterAll(async () => {
-    await db?.drop();
-    await a?.close();
-    await b?.close();
-    await control?.drop();
-  });
+  afterAll(async () => instances?.close());
 
   it('a key revoked on A is refused by B on the very next request', async () => {
     const { id, key } = await issue('shop');
