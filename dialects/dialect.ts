@@ -1,8 +1,8 @@
 /**
  * The Dialect interface: everything vendor-specific, and nothing else.
  *
- * A vendor is one folder under dialects/ implementing this interface and registered in
- * dialects/registry.ts. Shared code (core/, plugins/, server/) never asks which vendor it
+ * A vendor is one folder under dialects/ whose `defineDialect(...)` result is registered with one
+ * line in server/dialect-registry.ts. Shared code (core/, plugins/, server/) never asks which vendor it
  * runs on; it calls these hooks. See docs/dialects.md for a plugin author's guide.
  */
 import type { CompiledSql, Sql, SqlRenderer } from '../core/sql.ts';
@@ -84,38 +84,62 @@ export interface UpsertOutcome {
   readonly ignored: number;
 }
 
-export interface Dialect extends SqlRenderer {
-  /** Registry name used in workspace configs: 'postgres', 'mysql', 'mssql', 'embedded'. */
-  readonly name: string;
-
+/** Why a dialect needs no `if` in core: what it can and cannot do, as flags with defaults. */
+export interface DialectCapabilities {
   /**
    * Whether a workspace must give `database.url`. False for a dialect over a database the service
-   * holds itself (the embedded PGlite); true for every server vendor.
+   * holds itself (the embedded PGlite). Default true.
    */
   readonly needsUrl: boolean;
+  /** Largest number of bound parameters one statement may carry. Default 65535 (PostgreSQL, MySQL). */
+  readonly maxParams: number;
+  /**
+   * True when the vendor's upsert matches on any unique key of the table rather than only the
+   * named conflict columns (MySQL `ON DUPLICATE KEY UPDATE`); bulk results then carry a warning.
+   * Default false.
+   */
+  readonly upsertMatchesAnyUniqueKey: boolean;
+  /**
+   * True when the driver hands json columns over as JSON text (mysql2 with jsonStrings, tedious);
+   * false when it hands over the parsed value (pg, PGlite), which must not be parsed again: the
+   * JSON string "123" would read back as the number 123. Default true.
+   */
+  readonly jsonArrivesAsText: boolean;
+  /**
+   * The longest identifier the vendor keeps whole, and what it counts. Names are checked against
+   * it before any DDL: PostgreSQL truncates a longer name silently. PostgreSQL 63 bytes
+   * (NAMEDATALEN − 1, manual §4.1.1); MySQL/MariaDB 64 characters (MySQL manual §11.2.1);
+   * SQL Server 128 characters (sysname). `characters` are UTF-16 code units. Default 63 bytes,
+   * the smallest of the three.
+   */
+  readonly maxIdentifierLength: { readonly limit: number; readonly unit: 'bytes' | 'characters' };
+}
 
+/**
+ * How a vendor spells SQL. `quoteIdent`, `placeholder`, `like` and `columnType` are the vendor's
+ * own; the rest default to standard SQL (dialects/standard-sql.ts), which PostgreSQL and MySQL
+ * mostly reuse.
+ */
+export interface SqlSpelling extends SqlRenderer {
   /** Quotes one identifier part, doubling the closing quote character. */
   quoteIdent(name: string): string;
 
   /** Placeholder for the 1-based parameter `index` ($1, ?, @p1). */
   placeholder(index: number): string;
 
-  /** Opens a pool (or the embedded database) for `config`. */
-  connect(config: DatabaseConfig): Promise<Driver>;
-
-  /** Reads tables, columns, keys and foreign keys of the configured schema. */
-  introspect(db: Executor, config: DatabaseConfig): Promise<DatabaseSchema>;
-
-  /** The table reference for `table` in the configured schema, e.g. "public"."orders". */
-  tableRef(table: string, config: DatabaseConfig): Sql;
+  /** The reference of `table` in `schema` (none: the connection's default), e.g. "public"."orders". */
+  tableRef(schema: string | undefined, table: string): Sql;
 
   /**
    * The tail after ORDER BY that returns `limit` rows from `offset`. The caller always emits
-   * an ORDER BY first (SQL Server's OFFSET/FETCH requires one).
+   * an ORDER BY first (SQL Server's OFFSET/FETCH requires one). Default `LIMIT n OFFSET m`.
    */
   paginate(limit: number, offset: number): Sql;
 
-  /** One ORDER BY term. NULLs must sort last ascending and first descending on every vendor. */
+  /**
+   * One ORDER BY term. NULLs must sort last ascending and first descending on every vendor.
+   * Default `NULLS LAST` / `NULLS FIRST` (SQL:2003).
+   */
   orderTerm(expr: Sql, direction: 'asc' | 'desc'): Sql;
 
   /**
@@ -124,80 +148,122 @@ export interface Dialect extends SqlRenderer {
    */
   like(expr: Sql, pattern: Sql, caseInsensitive: boolean): Sql;
 
-  /** A boolean-valued predicate used in value position (SQL Server has no boolean values). */
-  predicateAsValue(predicate: Sql): Sql;
-
-  /** Converts a coerced JS value into what the driver binds for a column of `type`. */
+  /**
+   * Converts a coerced JS value into what the driver binds for a column of `type`. Default: json
+   * as JSON text, a Date as ISO text, anything else as it is.
+   */
   encodeValue(type: ColumnType, value: unknown): unknown;
+
+  /** The native type of a column created through the API for the neutral `type`; fixed text, never input. */
+  columnType(type: ColumnType): string;
 
   /**
    * UPDATE of `table` aliased as `alias`, so that `where` can use qualified columns;
    * `assignments` are `"column" = value` pairs with unqualified column names.
+   * Default `UPDATE t AS a SET … WHERE …`.
    */
   updateStatement(table: Sql, alias: string, assignments: Sql, where: Sql): Sql;
 
-  /** DELETE from `table` aliased as `alias`, rows chosen by `where` (qualified columns). */
+  /** DELETE from `table` aliased as `alias`, rows chosen by `where`. Default `DELETE FROM t AS a WHERE …`. */
   deleteStatement(table: Sql, alias: string, where: Sql): Sql;
 
-  /** `ALTER TABLE … ADD` of a nullable column of the neutral `type` (physical view columns). */
+  /** `ALTER TABLE … ADD` of a nullable column of `columnType(type)` (physical view columns). */
   addColumnStatement(table: Sql, column: string, type: ColumnType): Sql;
 
   /** `ALTER TABLE … DROP COLUMN`. */
   dropColumnStatement(table: Sql, column: string): Sql;
 
-  /** Runs an INSERT and returns the `returning` column's values, in row order. */
-  insert(db: Executor, statement: InsertStatement, config: DatabaseConfig): Promise<unknown[]>;
+  /**
+   * `CREATE TABLE` of `table` with `definition` (columns of standard types and a PRIMARY KEY),
+   * doing nothing when the table exists already. The CSV import keeps its per-batch markers in
+   * such a table of the workspace database (core/import/markers.ts). Default `CREATE TABLE IF NOT EXISTS`.
+   */
+  createTableIfMissing(table: Sql, definition: Sql): Sql;
+}
+
+/** Statements that must run to count their outcomes; the vendor's own (no standard spelling exists). */
+export interface DialectWriter {
+  /** Runs an INSERT into `table` and returns the `returning` column's values, in row order. */
+  insert(db: Executor, table: Sql, statement: InsertStatement): Promise<unknown[]>;
 
   /** Runs an upsert on exactly `conflictColumns` and reports what happened to the rows. */
-  upsert(db: Executor, statement: UpsertStatement, config: DatabaseConfig): Promise<UpsertOutcome>;
+  upsert(db: Executor, table: Sql, statement: UpsertStatement): Promise<UpsertOutcome>;
+}
+
+/** What the database says about itself. */
+export interface DialectIntrospector {
+  /** Reads tables, columns, keys and foreign keys of `schema` (none: the connection's default). */
+  introspect(db: Executor, schema: string | undefined): Promise<DatabaseSchema>;
 
   /**
-   * True when the vendor's upsert matches on any unique key of the table rather than only the
-   * named conflict columns (MySQL `ON DUPLICATE KEY UPDATE`); bulk results then carry a warning.
+   * True when `schema` (PostgreSQL, SQL Server) or the database (MySQL) exists. Default: a look in
+   * `information_schema.schemata`, which all three vendors have.
    */
-  readonly upsertMatchesAnyUniqueKey: boolean;
+  schemaExists(db: Executor, schema: string | undefined): Promise<boolean>;
 
   /**
-   * True when the driver hands json columns over as JSON text (mysql2 with jsonStrings, tedious);
-   * false when it hands over the parsed value (pg, PGlite), which must not be parsed again: the
-   * JSON string "123" would read back as the number 123.
+   * The planner's row estimate for `select`, whose driving table is `rootTable`, or null when the
+   * vendor cannot tell. Default null (count=estimated then answers an exact count).
    */
-  readonly jsonArrivesAsText: boolean;
+  estimateRows(db: Executor, select: CompiledSql, rootTable: Sql): Promise<number | null>;
+}
 
-  /** Largest number of bound parameters one statement may carry. */
-  readonly maxParams: number;
+/** Maps a driver error to a service error kind, or null when it means nothing to clients. */
+export type ErrorMapper = (error: unknown) => DbError | null;
 
-  /** The planner's row estimate for a SELECT, or null when the vendor cannot tell. */
-  estimateRows(db: Executor, select: CompiledSql): Promise<number | null>;
-
-  /** Maps a driver error to a service error kind, or null when it means nothing to clients. */
-  mapError(error: unknown): DbError | null;
-
+/**
+ * A vendor, in parts (the way Kysely splits driver, compiler, adapter and introspector). Write one
+ * with `defineDialect` (dialects/define-dialect.ts), which fills every part that has a default.
+ */
+export interface Dialect {
+  /** Registry name used in workspace configs: 'postgres', 'mysql', 'mssql', 'embedded'. */
+  readonly name: string;
+  /** The schema used when a workspace names none ('public', 'dbo'); undefined: the connection's database. */
+  readonly defaultSchema: string | undefined;
+  readonly capabilities: DialectCapabilities;
+  readonly sql: SqlSpelling;
+  readonly writer: DialectWriter;
+  readonly introspector: DialectIntrospector;
+  /** Maps a driver error to a service error kind. */
+  readonly errors: ErrorMapper;
   /** Function, operator and CAST emission for formulas. */
   readonly formula: FormulaDialect;
 
-  /**
-   * `CREATE TABLE` of `table` in the configured schema with `definition` (columns of standard
-   * types and a PRIMARY KEY), doing nothing when the table exists already. The CSV import keeps
-   * its per-batch markers in such a table of the workspace database (core/import/markers.ts).
-   */
-  createTableIfMissing(table: string, definition: Sql, config: DatabaseConfig): Sql;
-
-  // ── Checks before DDL and before a workspace is saved (admin API) ──────────────────────
-
-  /**
-   * The longest identifier the vendor keeps whole, and what it counts. Names are checked against
-   * it before any DDL: PostgreSQL truncates a longer name silently. PostgreSQL 63 bytes
-   * (NAMEDATALEN − 1, manual §4.1.1); MySQL/MariaDB 64 characters (MySQL manual §11.2.1);
-   * SQL Server 128 characters (sysname). `characters` are UTF-16 code units.
-   */
-  readonly maxIdentifierLength: { readonly limit: number; readonly unit: 'bytes' | 'characters' };
-
-  /** True when the configured schema (PostgreSQL, SQL Server) or database (MySQL) exists. */
-  schemaExists(db: Executor, config: DatabaseConfig): Promise<boolean>;
+  /** Opens a pool (or the embedded database) for `config`. */
+  connect(config: DatabaseConfig): Promise<Driver>;
 
   /** Why `url` cannot be this vendor's connection string, or null; checked before connecting. */
   urlProblem(url: string): string | null;
+
+  /** The dialect with one workspace's schema applied: what query, write and import code hold. */
+  bind(config: DatabaseConfig): BoundDialect;
+}
+
+/**
+ * A dialect bound to one workspace's database settings, so that no statement-building code passes
+ * `DatabaseConfig` around: table references, writes and catalog reads already know the schema.
+ */
+export interface BoundDialect {
+  readonly name: string;
+  readonly capabilities: DialectCapabilities;
+  readonly sql: SqlSpelling;
+  readonly formula: FormulaDialect;
+  readonly mapError: ErrorMapper;
+  /** The workspace's schema ('public' when PostgreSQL is given none), or undefined. */
+  readonly schema: string | undefined;
+  tableRef(table: string): Sql;
+  insert(db: Executor, statement: InsertStatement): Promise<unknown[]>;
+  upsert(db: Executor, statement: UpsertStatement): Promise<UpsertOutcome>;
+  introspect(db: Executor): Promise<DatabaseSchema>;
+  schemaExists(db: Executor): Promise<boolean>;
+  estimateRows(db: Executor, select: CompiledSql, rootTable: string): Promise<number | null>;
+  createTableIfMissing(table: string, definition: Sql): Sql;
+}
+
+/** A workspace database as query and write code use it: the bound dialect and the pool. */
+export interface Database {
+  readonly dialect: BoundDialect;
+  readonly driver: Driver;
 }
 
 /**

@@ -10,7 +10,7 @@ import { createEmbeddedDriver, createPostgresDialect, postgresDialect, type Embe
  * PGlite.
  */
 export function createDialectRegistry(embedded: EmbeddedDatabase, extra: readonly Dialect[] = []): DialectRegistry {
-  const embeddedDialect: Dialect = { ...createPostgresDialect('embedded', async () => createEmbeddedDriver(embedded)), needsUrl: false };
+  const embeddedDialect = createPostgresDialect({ name: 'embedded', connect: async () => createEmbeddedDriver(embedded), needsUrl: false });
   const byName = new Map<string, Dialect>();
   for (const dialect of [postgresDialect, embeddedDialect, mysqlDialect, mssqlDialect, ...extra]) byName.set(dialect.name, dialect);
   const vendors = Object.freeze([...byName.keys()]);

@@ -4,13 +4,9 @@
  */
 import { checkFormula, parseFormula, printFormula } from '../formula/index.ts';
 import { ApiError, serviceUnavailable } from '../errors.ts';
-import { render } from '../sql.ts';
-import { NO_POLICY, type ComputedField, type Predicate, type ReadScope } from '../query/plan.ts';
-import { planRead } from '../query/plan-read.ts';
-import { compileRead } from '../query/compile-read.ts';
-import { DEFAULT_PAGE_SIZE } from '../query/request.ts';
+import type { ComputedField } from '../query/plan.ts';
 import { computedField } from '../query/computed-field.ts';
-import { viewShape } from '../query/shape.ts';
+import { probeComputedField } from '../query/probe.ts';
 import type { ViewRecord } from '../workspace/types.ts';
 import type { WorkspaceRuntime } from '../workspace/runtime.ts';
 
@@ -22,14 +18,8 @@ const GATE2_REASONS: Record<string, string> = {
 };
 
 async function probe(runtime: WorkspaceRuntime, view: ViewRecord, field: ComputedField): Promise<void> {
-  const shape = viewShape(runtime, view.entity, view.uuid);
-  const root = { ...shape, computed: [...shape.computed.filter((c) => c.fieldName !== field.fieldName), field] };
-  const scope: ReadScope = { model: runtime.model, root, defaultView: (name) => viewShape(runtime, name), policy: NO_POLICY };
-  const never: Predicate = { target: { kind: 'field', hops: [], field: shape.entity.idField }, op: 'never', value: null };
-  const request = { page: 0, size: DEFAULT_PAGE_SIZE, sort: [], expand: [], fields: [[field.fieldName]], filters: [], count: 'none' as const };
-  const compiled = compileRead(planRead(scope, request, { where: [never] }), runtime.dialect, runtime.config);
   try {
-    await runtime.driver.query(render(compiled.page, runtime.dialect));
+    await probeComputedField(runtime, view, field);
   } catch (error) {
     const kind = runtime.dialect.mapError(error)?.kind;
     if (kind === 'connection_lost') throw serviceUnavailable('the workspace database is unavailable; try again shortly', error);

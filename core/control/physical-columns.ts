@@ -5,7 +5,7 @@
  */
 import { render } from '../sql.ts';
 import { ApiError, badRequest, serviceUnavailable, validationFailed } from '../errors.ts';
-import type { Dialect } from '../../dialects/dialect.ts';
+import type { BoundDialect } from '../../dialects/dialect.ts';
 import type { ColumnType } from '../schema/introspection.ts';
 import { camelCase, snakeCase } from '../schema/names.ts';
 import { checkFormula, parseFormula } from '../formula/index.ts';
@@ -31,8 +31,8 @@ export function columnTypeOfWidget(widgetType: string): ColumnType {
  * Refuses a column name longer than the vendor keeps, before any DDL: PostgreSQL would truncate it
  * silently and the re-sync would then not find the column.
  */
-function checkIdentifierLength(dialect: Dialect, column: string, field: string): void {
-  const { limit, unit } = dialect.maxIdentifierLength;
+function checkIdentifierLength(dialect: BoundDialect, column: string, field: string): void {
+  const { limit, unit } = dialect.capabilities.maxIdentifierLength;
   const length = unit === 'bytes' ? Buffer.byteLength(column, 'utf8') : column.length;
   if (length <= limit) return;
   throw validationFailed([{ field, rule: 'maxLength', message: `gives a column name of ${length} ${unit}; this database allows at most ${limit}` }]);
@@ -69,9 +69,9 @@ export async function createPhysicalColumn(
   if (entity.fields.some((f) => f.column === column || f.name === fieldName) || entity.relationships.has(fieldName)) {
     throw new ApiError('CONFLICT', `field name '${fieldName}' is already used by ${entity.name}`);
   }
-  const table = runtime.dialect.tableRef(entity.table, runtime.config);
+  const { dialect, driver } = runtime.database;
   await migrate(cache, runtime, entity.name, async () => {
-    await runtime.driver.query(render(runtime.dialect.addColumnStatement(table, column, type), runtime.dialect));
+    await driver.query(render(dialect.sql.addColumnStatement(dialect.tableRef(entity.table), column, type), dialect.sql));
   });
   const created = (await cache.store.listColumns(view.uuid)).find((c) => c.fieldName === fieldName);
   if (!created) throw new Error(`column ${fieldName} missing after sync`);
@@ -101,8 +101,8 @@ export async function dropPhysicalColumn(cache: WorkspaceCache, runtime: Workspa
   if (field.primaryKey) throw new ApiError('CONFLICT', 'the primary key cannot be dropped');
   const users = formulasUsing(runtime, entity.name, field.name);
   if (users.length > 0) throw new ApiError('CONFLICT', `computed columns use '${field.name}': ${users.join(', ')}`);
-  const table = runtime.dialect.tableRef(entity.table, runtime.config);
+  const { dialect, driver } = runtime.database;
   await migrate(cache, runtime, entity.name, async () => {
-    await runtime.driver.query(render(runtime.dialect.dropColumnStatement(table, field.column), runtime.dialect));
+    await driver.query(render(dialect.sql.dropColumnStatement(dialect.tableRef(entity.table), field.column), dialect.sql));
   });
 }

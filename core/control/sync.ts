@@ -121,8 +121,7 @@ async function reconcileEntities(store: ControlStore, workspace: WorkspaceRecord
 }
 
 export async function syncWorkspace(cache: WorkspaceCache, workspace: WorkspaceRecord, dialect: Dialect, driver: Driver): Promise<SyncResult> {
-  const config = workspace.database;
-  const schema = await dialect.introspect(driver, config);
+  const schema = await dialect.bind(workspace.database).introspect(driver);
   const hash = schemaHash(schema);
   const drift = diffSchemas(workspace.introspection, schema);
   const model = buildModel(schema);

@@ -54,7 +54,7 @@ export function readDatabase(reader: PayloadReader, dialects: DialectRegistry, c
     return reader.fail('database.vendor', 'enum', `must be one of ${dialects.vendors.join(', ')}`);
   }
   const url = typeof db.url === 'string' ? db.url : undefined;
-  if (dialects.get(db.vendor).needsUrl && url === undefined) return reader.fail('database.url', 'required', 'is required for this vendor');
+  if (dialects.get(db.vendor).capabilities.needsUrl && url === undefined) return reader.fail('database.url', 'required', 'is required for this vendor');
   const urlProblem = url === undefined ? null : dialects.get(db.vendor).urlProblem(url);
   if (urlProblem) reader.fail('database.url', 'format', urlProblem);
   if (db.schema != null && (typeof db.schema !== 'string' || !SCHEMA_NAME.test(db.schema))) {
@@ -86,7 +86,7 @@ export async function probeDatabase(dialect: Dialect, database: DatabaseConfig):
   try {
     const check = async (): Promise<boolean> => {
       driver = await dialect.connect(database);
-      return dialect.schemaExists(driver, database);
+      return dialect.bind(database).schemaExists(driver);
     };
     exists = await Promise.race([check(), timeout(PROBE_TIMEOUT_MS)]);
   } catch (error) {

@@ -31,7 +31,7 @@ export async function syncById(cache: WorkspaceCache, workspace: WorkspaceRecord
     return await syncWorkspace(cache, workspace, dialect, driver);
   } catch (error) {
     if (error instanceof ApiError) throw error;
-    if (dialect.mapError(error)?.kind === 'connection_lost') {
+    if (dialect.errors(error)?.kind === 'connection_lost') {
       throw serviceUnavailable(`the database of workspace '${workspace.slug}' cannot be reached`, error);
     }
     throw error;

@@ -101,7 +101,7 @@ export async function prepareImport(ctx: ImportContext, body: AsyncIterable<Buff
     onConflict: conflict.action, conflictFields: conflict.conflictFields,
   };
   const jobId = resumed?.jobId ?? await ctx.jobs.createJob({ workspaceId: ctx.runtime.workspace.id, viewUuid: ctx.view.uuid, createdBy: ctx.subject, options: jobOptions, header });
-  const writer: BatchWriter = { jobId, runtime: ctx.runtime, scope, policy: ctx.policy.write, viewUuid: ctx.view.uuid, mapping, method: options.method, conflict };
+  const writer: BatchWriter = { jobId, database: ctx.runtime.database, scope, policy: ctx.policy.write, viewUuid: ctx.view.uuid, mapping, method: options.method, conflict };
   return {
     jobId,
     started: { event: 'started', jobId, mapping: mapping.mapping, skippedColumns: mapping.skippedColumns },
@@ -138,12 +138,12 @@ class ImportRun {
   /** The marker table exists before the first batch; a resume learns which later batches committed. */
   private async readCommitted(): Promise<void> {
     try {
-      await ensureMarkerTable(this.writer.runtime);
+      await ensureMarkerTable(this.writer.database);
     } catch (error) {
       this.ctx.logError(error);
       throw new ApiError('SERVICE_UNAVAILABLE', `the import could not create its table ${MARKER_TABLE} in the workspace database (the database user needs permission to create it)`);
     }
-    if (this.resuming) this.unrecorded = await readMarkers(this.writer.runtime, this.jobId, this.recorded);
+    if (this.resuming) this.unrecorded = await readMarkers(this.writer.database, this.jobId, this.recorded);
   }
 
   /** The last batch the re-sent file must reach: recorded or committed. */
@@ -180,7 +180,7 @@ class ImportRun {
       await this.rethrow(pending);
       if (seen < skipThrough) throw badRequest(`the file has fewer rows than the ${skipThrough} batch(es) already imported; resume needs the same file`);
       await this.ctx.jobs.finishJob(this.jobId, 'DONE', this.totals);
-      await dropMarkers(this.writer.runtime, this.jobId).catch((e: unknown) => this.ctx.logError(e));
+      await dropMarkers(this.writer.database, this.jobId).catch((e: unknown) => this.ctx.logError(e));
       emit({ event: 'done', jobId: this.jobId, ...this.counts(), failedBatches: await this.ctx.jobs.failedBatches(this.jobId) });
     } catch (error) {
       await pending;

@@ -8,7 +8,7 @@
  * out of the API (only tables with a single-column key are exposed), and makes a second write of
  * the same batch fail instead of duplicating rows.
  */
-import type { WorkspaceRuntime } from '../workspace/runtime.ts';
+import type { Database } from '../../dialects/dialect.ts';
 import { render, sql, type Sql } from '../sql.ts';
 import type { Executor } from '../../dialects/dialect.ts';
 
@@ -27,30 +27,30 @@ const DEFINITION = sql`job_id varchar(36) NOT NULL, batch integer NOT NULL, succ
   skipped_count integer NOT NULL, failure_count integer NOT NULL, fingerprint varchar(64) NOT NULL,
   PRIMARY KEY (job_id, batch)`;
 
-function table(runtime: WorkspaceRuntime): Sql {
-  return runtime.dialect.tableRef(MARKER_TABLE, runtime.config);
+function table(database: Database): Sql {
+  return database.dialect.tableRef(MARKER_TABLE);
 }
 
 /** Creates the marker table when missing. Two imports starting at once may race on the DDL: one retry settles it. */
-export async function ensureMarkerTable(runtime: WorkspaceRuntime): Promise<void> {
-  const ddl = render(runtime.dialect.createTableIfMissing(MARKER_TABLE, DEFINITION, runtime.config), runtime.dialect);
+export async function ensureMarkerTable(database: Database): Promise<void> {
+  const ddl = render(database.dialect.createTableIfMissing(MARKER_TABLE, DEFINITION), database.dialect.sql);
   try {
-    await runtime.driver.query(ddl);
+    await database.driver.query(ddl);
   } catch {
-    await runtime.driver.query(ddl);
+    await database.driver.query(ddl);
   }
 }
 
 /** Runs inside the batch's transaction, after its rows. */
-export async function writeMarker(runtime: WorkspaceRuntime, tx: Executor, jobId: string, marker: BatchMarker): Promise<void> {
-  await tx.query(render(sql`INSERT INTO ${table(runtime)} (job_id, batch, success_count, skipped_count, failure_count, fingerprint)
-    VALUES (${jobId}, ${marker.batch}, ${marker.successCount}, ${marker.skippedCount}, ${marker.failureCount}, ${marker.fingerprint})`, runtime.dialect));
+export async function writeMarker(database: Database, tx: Executor, jobId: string, marker: BatchMarker): Promise<void> {
+  await tx.query(render(sql`INSERT INTO ${table(database)} (job_id, batch, success_count, skipped_count, failure_count, fingerprint)
+    VALUES (${jobId}, ${marker.batch}, ${marker.successCount}, ${marker.skippedCount}, ${marker.failureCount}, ${marker.fingerprint})`, database.dialect.sql));
 }
 
 /** The job's committed batches after `afterBatch`, by batch number. */
-export async function readMarkers(runtime: WorkspaceRuntime, jobId: string, afterBatch: number): Promise<Map<number, BatchMarker>> {
-  const { rows } = await runtime.driver.query(render(sql`SELECT batch, success_count, skipped_count, failure_count, fingerprint
-    FROM ${table(runtime)} WHERE job_id = ${jobId} AND batch > ${afterBatch}`, runtime.dialect));
+export async function readMarkers(database: Database, jobId: string, afterBatch: number): Promise<Map<number, BatchMarker>> {
+  const { rows } = await database.driver.query(render(sql`SELECT batch, success_count, skipped_count, failure_count, fingerprint
+    FROM ${table(database)} WHERE job_id = ${jobId} AND batch > ${afterBatch}`, database.dialect.sql));
   return new Map(rows.map((r) => [Number(r.batch), {
     batch: Number(r.batch),
     successCount: Number(r.success_count),
@@ -61,6 +61,6 @@ export async function readMarkers(runtime: WorkspaceRuntime, jobId: string, afte
 }
 
 /** A finished job needs no markers any more: the job store holds its batches. */
-export async function dropMarkers(runtime: WorkspaceRuntime, jobId: string): Promise<void> {
-  await runtime.driver.query(render(sql`DELETE FROM ${table(runtime)} WHERE job_id = ${jobId}`, runtime.dialect));
+export async function dropMarkers(database: Database, jobId: string): Promise<void> {
+  await database.driver.query(render(sql`DELETE FROM ${table(database)} WHERE job_id = ${jobId}`, database.dialect.sql));
 }

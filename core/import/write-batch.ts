@@ -4,14 +4,12 @@
  * statement per row so that a key that matches nothing is reported for exactly that row.
  * A refusal only the database can detect fails the whole batch (spec "CSV import" rule 7).
  */
-import type { WorkspaceRuntime } from '../workspace/runtime.ts';
 import { ApiError } from '../errors.ts';
-import { ident, join, render, sql } from '../sql.ts';
+import { render } from '../sql.ts';
 import type { ReadScope } from '../query/plan.ts';
-import type { Executor } from '../../dialects/dialect.ts';
-import { predicateSql, type CompileContext } from '../query/compile-read.ts';
-import { ROOT_ALIAS } from '../query/joins.ts';
-import { idPredicate } from '../query/plan-read.ts';
+import type { Database, Executor } from '../../dialects/dialect.ts';
+import { compileUpdate } from '../query/compile-write.ts';
+import { planUpdate } from '../query/plan-write.ts';
 import { validateRows, writeBulkRows } from '../write/bulk.ts';
 import type { BulkError, BulkRequest } from '../write/bulk-request.ts';
 import { translateDbError } from '../workspace/db-errors.ts';
@@ -43,7 +41,7 @@ export interface BatchOutcome {
 
 export interface BatchWriter {
   readonly jobId: string;
-  readonly runtime: WorkspaceRuntime;
+  readonly database: Database;
   readonly scope: ReadScope;
   readonly policy: WritePolicy;
   readonly viewUuid: string;
@@ -80,21 +78,21 @@ type MarkBatch = (tx: Executor, counts: { successCount: number; skippedCount: nu
 
 /** `earlierFailures`: rows refused before the write (bad bytes, wrong width). */
 function markerOf(writer: BatchWriter, batch: Batch, earlierFailures: number): MarkBatch {
-  return (tx, counts) => writeMarker(writer.runtime, tx, writer.jobId, {
+  return (tx, counts) => writeMarker(writer.database, tx, writer.jobId, {
     batch: batch.batch, fingerprint: batch.fingerprint,
     successCount: counts.successCount, skippedCount: counts.skippedCount, failureCount: earlierFailures + counts.failureCount,
   });
 }
 
 async function insertRows(writer: BatchWriter, bodies: Record<string, unknown>[], mark: MarkBatch): Promise<{ successCount: number; skippedCount: number; errors: BulkError[] }> {
-  const result = await writeBulkRows(writer.runtime, writer.scope, writer.policy, writer.viewUuid, { rows: bodies, ...writer.conflict }, (tx, r) => mark(tx, r));
+  const result = await writeBulkRows(writer.database, writer.scope, writer.policy, writer.viewUuid, { rows: bodies, ...writer.conflict }, (tx, r) => mark(tx, r));
   return { successCount: result.successCount, skippedCount: result.skippedCount, errors: result.errors };
 }
 
 /** True when the connection died during the batch: its COMMIT may or may not have happened. */
 function connectionLost(writer: BatchWriter, error: unknown): boolean {
   const cause = error instanceof ApiError ? error.cause : error;
-  return writer.runtime.dialect.mapError(cause)?.kind === 'connection_lost';
+  return writer.database.dialect.mapError(cause)?.kind === 'connection_lost';
 }
 
 /** Never "nothing was written" here: the batch's marker tells on resume. */
@@ -140,7 +138,7 @@ export async function writeBatch(writer: BatchWriter, batch: Batch): Promise<Bat
     return { successCount: written.successCount, skippedCount: written.skippedCount, failureCount: rejected.length, problems, rejected };
   } catch (error) {
     if (connectionLost(writer, error)) throw outcomeUnknown(batch);
-    const translated = translateDbError(writer.runtime.dialect, writer.scope.root.entity, error);
+    const translated = translateDbError(writer.database.dialect, writer.scope.root.entity, error);
     if (!(translated instanceof ApiError) || !BATCH_FAILURES.has(translated.code)) throw translated;
     const earlier = (translated.extra?.result as { errors?: BulkError[] } | undefined)?.errors ?? [];
     const problems = [...sourceProblems, ...toProblems(earlier, rows)].sort((a, b) => a.row - b.row);
@@ -183,14 +181,9 @@ function prepareUpdates(writer: BatchWriter, bodies: readonly Record<string, unk
 }
 
 async function updateOne(writer: BatchWriter, tx: Executor, update: PreparedUpdate): Promise<boolean> {
-  const { runtime, scope } = writer;
-  const entity = scope.root.entity;
-  const ctx: CompileContext = { dialect: runtime.dialect, config: runtime.config, root: entity, joins: new Map() };
-  const where = [...scope.policy.rowPredicates(entity), idPredicate(entity.idField, update.id)];
-  const condition = join(where.map((p) => sql`(${predicateSql(ctx, p)})`), ' AND ');
-  const assignments = join([...update.values.entries()].map(([f, v]) => sql`${ident(f.column)} = ${runtime.dialect.encodeValue(f.type, v)}`));
-  const statement = runtime.dialect.updateStatement(runtime.dialect.tableRef(entity.table, runtime.config), ROOT_ALIAS, assignments, condition);
-  return (await tx.query(render(statement, runtime.dialect))).affectedRows > 0;
+  const { dialect } = writer.database;
+  const statement = compileUpdate(planUpdate(writer.scope, update.id, update.values), dialect);
+  return (await tx.query(render(statement, dialect.sql))).affectedRows > 0;
 }
 
 /**
@@ -202,7 +195,7 @@ async function updateRows(writer: BatchWriter, bodies: readonly Record<string, u
   const entity = writer.scope.root.entity;
   let successCount = 0;
   const missing: BulkError[] = [];
-  await writer.runtime.driver.transaction(async (tx) => {
+  await writer.database.driver.transaction(async (tx) => {
     for (const update of ready) {
       if (await updateOne(writer, tx, update)) successCount++;
       else missing.push({ row: update.index, code: 'NOT_FOUND', message: `no ${entity.name} record with ${entity.idField.name} ${String(update.id)} exists; UPDATE changes existing rows only` });

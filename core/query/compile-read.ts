@@ -1,6 +1,6 @@
 /** ReadPlan → SQL through the dialect: one statement for the page (joins included) and one for the count. */
 import { ident, join, raw, sql, type Sql } from '../sql.ts';
-import type { DatabaseConfig, Dialect } from '../../dialects/dialect.ts';
+import type { BoundDialect } from '../../dialects/dialect.ts';
 import type { Entity } from '../schema/model.ts';
 import { ROOT_ALIAS } from './joins.ts';
 import type { JoinNode, OutputNode, Predicate, ReadPlan, Target } from './plan.ts';
@@ -16,8 +16,7 @@ export interface CompiledRead {
 }
 
 export interface CompileContext {
-  readonly dialect: Dialect;
-  readonly config: DatabaseConfig;
+  readonly dialect: BoundDialect;
   readonly root: Entity;
   readonly joins: ReadonlyMap<string, JoinNode>;
 }
@@ -45,11 +44,11 @@ function columnRefAt(ctx: CompileContext, base: readonly string[]) {
 export function targetExpr(ctx: CompileContext, target: Target): Sql {
   if (target.kind === 'field') return ident(nodeAt(ctx, target.hops).alias, target.field.column);
   if (target.computed.broken) return raw('NULL');
-  return sql`(${target.computed.emit(columnRefAt(ctx, target.hops), ctx.dialect)})`;
+  return sql`(${target.computed.emit(columnRefAt(ctx, target.hops), ctx.dialect.formula)})`;
 }
 
 function bind(ctx: CompileContext, target: Target, value: unknown): Sql {
-  return sql`${ctx.dialect.encodeValue(targetType(target), value)}`;
+  return sql`${ctx.dialect.sql.encodeValue(targetType(target), value)}`;
 }
 
 const COMPARISONS: Record<string, string> = { eq: '=', neq: '<>', gt: '>', gte: '>=', lt: '<', lte: '<=' };
@@ -70,18 +69,19 @@ export function predicateSql(ctx: CompileContext, predicate: Predicate): Sql {
       return op === 'in' ? sql`${expr} IN (${items})` : sql`${expr} NOT IN (${items})`;
     }
     case 'ilike':
-      return ctx.dialect.like(expr, sql`${value}`, true);
+      return ctx.dialect.sql.like(expr, sql`${value}`, true);
     default:
-      return ctx.dialect.like(expr, sql`${value}`, false);
+      return ctx.dialect.sql.like(expr, sql`${value}`, false);
   }
 }
 
-function conjunction(ctx: CompileContext, predicates: readonly Predicate[]): Sql {
+/** `(p1) AND (p2) …`: every condition of a read or a write is a conjunction. */
+export function conjunction(ctx: CompileContext, predicates: readonly Predicate[]): Sql {
   return join(predicates.map((p) => sql`(${predicateSql(ctx, p)})`), ' AND ');
 }
 
 function joinSql(ctx: CompileContext, node: JoinNode): Sql {
-  const table = ctx.dialect.tableRef(node.entity.table, ctx.config);
+  const table = ctx.dialect.tableRef(node.entity.table);
   const on = sql`${ident(node.alias, node.targetField.column)} = ${ident(node.parentAlias, node.parentField.column)}`;
   // Policy predicates are written relative to the joined entity: re-root them at this node.
   const conditions = node.conditions.map((p) => ({ ...p, target: { ...p.target, hops: [...node.path, ...p.target.hops] } }));
@@ -105,7 +105,7 @@ function usedHops(predicates: readonly Predicate[]): Set<string> {
 }
 
 function fromSql(ctx: CompileContext, plan: ReadPlan, only?: Set<string>): Sql {
-  const root = sql`${ctx.dialect.tableRef(plan.root.entity.table, ctx.config)} ${ident(ROOT_ALIAS)}`;
+  const root = sql`${ctx.dialect.tableRef(plan.root.entity.table)} ${ident(ROOT_ALIAS)}`;
   const joins = [...ctx.joins.entries()].filter(([key]) => !only || only.has(key)).map(([, node]) => joinSql(ctx, node));
   return sql`${root}${join(joins, '')}`;
 }
@@ -137,19 +137,19 @@ function selectList(ctx: CompileContext, node: OutputNode, path: readonly string
   for (const [name, child] of node.children) selectList(ctx, child, [...path, name], list);
 }
 
-export function compileRead(plan: ReadPlan, dialect: Dialect, config: DatabaseConfig): CompiledRead {
-  const ctx: CompileContext = { dialect, config, root: plan.root.entity, joins: plan.joins };
+export function compileRead(plan: ReadPlan, dialect: BoundDialect): CompiledRead {
+  const ctx: CompileContext = { dialect, root: plan.root.entity, joins: plan.joins };
   const list: SelectList = { exprs: [], columns: [] };
   selectList(ctx, plan.output, [], list);
   const from = fromSql(ctx, plan);
   const where = whereSql(ctx, plan);
-  const order = join(plan.order.map((term) => dialect.orderTerm(targetExpr(ctx, term.target), term.direction)));
-  const page = sql`SELECT ${join(list.exprs)} FROM ${from}${where} ORDER BY ${order}${dialect.paginate(plan.size, plan.page * plan.size)}`;
+  const order = join(plan.order.map((term) => dialect.sql.orderTerm(targetExpr(ctx, term.target), term.direction)));
+  const page = sql`SELECT ${join(list.exprs)} FROM ${from}${where} ORDER BY ${order}${dialect.sql.paginate(plan.size, plan.page * plan.size)}`;
   const filteredFrom = fromSql(ctx, plan, usedHops(plan.where));
   return {
     page,
     count: sql`SELECT COUNT(*) AS ${ident('total')} FROM ${filteredFrom}${where}`,
     estimate: sql`SELECT 1 FROM ${filteredFrom}${where}`,
-    assemble: assembler(list.columns, dialect.jsonArrivesAsText),
+    assemble: assembler(list.columns, dialect.capabilities.jsonArrivesAsText),
   };
 }

@@ -12,7 +12,7 @@ export function computedField(fieldName: string, checked: CheckedFormula): Compu
     fieldName,
     valueType: checked.type,
     refs: checked.refs,
-    emit: (columnRef, dialect) => emitFormula(checked, { dialect: dialect.formula, columnRef }),
+    emit: (columnRef, formula) => emitFormula(checked, { dialect: formula, columnRef }),
     broken: null,
   };
 }

@@ -1,6 +1,6 @@
 /** The validated read plan: what to select, join, filter and sort. Pure data, no SQL text. */
 import type { Sql } from '../sql.ts';
-import type { Dialect } from '../../dialects/dialect.ts';
+import type { FormulaDialect } from '../formula/formula-dialect.ts';
 import type { MigrationFlag } from '../workspace/types.ts';
 import type { CountMode, EntityOptions } from '../schema/entity-options.ts';
 import type { Entity, Field, SchemaModel } from '../schema/model.ts';
@@ -15,7 +15,7 @@ export interface ComputedField {
   /** Field paths the formula reads, relative to its entity (['amount'], ['customer', 'name']). */
   readonly refs: readonly (readonly string[])[];
   /** Emits the expression; `columnRef` turns a ref path into a qualified column. */
-  readonly emit: (columnRef: (path: readonly string[]) => Sql, dialect: Dialect) => Sql;
+  readonly emit: (columnRef: (path: readonly string[]) => Sql, formula: FormulaDialect) => Sql;
   /** Set when the formula no longer compiles against the schema; the column reads as null. */
   readonly broken: string | null;
 }

@@ -1,6 +1,6 @@
 /** Executes reads: the page and the count run concurrently, one statement each (DESIGN §6). */
 import { render, type CompiledSql, type Sql } from '../sql.ts';
-import type { Dialect, Executor } from '../../dialects/dialect.ts';
+import type { BoundDialect, Database, Executor } from '../../dialects/dialect.ts';
 import type { WorkspaceRuntime } from '../workspace/runtime.ts';
 import type { CountMode } from '../schema/entity-options.ts';
 import { notFound } from '../errors.ts';
@@ -8,7 +8,7 @@ import type { Entity } from '../schema/model.ts';
 import { translateDbError } from '../workspace/db-errors.ts';
 import type { JsonRecord } from './assemble.ts';
 import { compileRead, type CompiledRead } from './compile-read.ts';
-import type { ReadPolicy, ReadScope } from './plan.ts';
+import type { ReadPlan, ReadPolicy, ReadScope } from './plan.ts';
 import { idPredicate, planRead } from './plan-read.ts';
 import type { ReadRequest } from './request.ts';
 import { parseScalar } from '../schema/coerce.ts';
@@ -27,7 +27,6 @@ export interface ReadOptions {
   readonly estimateThreshold: number;
 }
 
-
 export function readScope(runtime: WorkspaceRuntime, entityName: string, policy: ReadPolicy, viewUuid?: string): ReadScope {
   return {
     model: runtime.model,
@@ -37,48 +36,50 @@ export function readScope(runtime: WorkspaceRuntime, entityName: string, policy:
   };
 }
 
-async function run(db: Executor, dialect: Dialect, fragment: Sql): Promise<Record<string, unknown>[]> {
-  return (await db.query(render(fragment, dialect))).rows;
+async function run(db: Executor, dialect: BoundDialect, fragment: Sql): Promise<Record<string, unknown>[]> {
+  return (await db.query(render(fragment, dialect.sql))).rows;
 }
 
 /**
  * Planner estimates are approximate by nature, so one is reused for a few seconds per statement and
- * parameters: asking the planner costs about as much as reading the page itself.
+ * parameters: asking the planner costs about as much as reading the page itself. Kept per bound
+ * dialect, which lives as long as the workspace's runtime.
  */
 const ESTIMATE_TTL_MS = 5000;
 const ESTIMATE_LIMIT = 1000;
-const estimates = new WeakMap<WorkspaceRuntime, Map<string, { rows: number | null; at: number }>>();
+const estimates = new WeakMap<BoundDialect, Map<string, { rows: number | null; at: number }>>();
 
-async function estimatedRows(runtime: WorkspaceRuntime, statement: CompiledSql): Promise<number | null> {
-  const cache = estimates.get(runtime) ?? new Map<string, { rows: number | null; at: number }>();
-  estimates.set(runtime, cache);
+async function estimatedRows(database: Database, statement: CompiledSql, rootTable: string): Promise<number | null> {
+  const cache = estimates.get(database.dialect) ?? new Map<string, { rows: number | null; at: number }>();
+  estimates.set(database.dialect, cache);
   const key = JSON.stringify([statement.text, statement.params]);
   const hit = cache.get(key);
   if (hit && Date.now() - hit.at < ESTIMATE_TTL_MS) return hit.rows;
-  const rows = await runtime.dialect.estimateRows(runtime.driver, statement);
+  const rows = await database.dialect.estimateRows(database.driver, statement, rootTable);
   if (cache.size >= ESTIMATE_LIMIT) cache.clear();
   cache.set(key, { rows, at: Date.now() });
   return rows;
 }
 
-async function countRows(runtime: WorkspaceRuntime, compiled: CompiledRead, mode: CountMode, options: ReadOptions): Promise<{ total: number | null; mode: CountMode }> {
-  const { driver, dialect } = runtime;
+async function countRows(database: Database, plan: ReadPlan, compiled: CompiledRead, options: ReadOptions): Promise<{ total: number | null; mode: CountMode }> {
+  const { driver, dialect } = database;
+  const mode = plan.countMode;
   if (mode === 'none') return { total: null, mode };
   if (mode === 'estimated') {
-    const estimate = await estimatedRows(runtime, render(compiled.estimate, dialect));
+    const estimate = await estimatedRows(database, render(compiled.estimate, dialect.sql), plan.root.entity.table);
     if (estimate !== null && estimate > options.estimateThreshold) return { total: Math.round(estimate), mode: 'estimated' };
   }
   const rows = await run(driver, dialect, compiled.count);
   return { total: Number(rows[0]?.total ?? 0), mode: 'exact' };
 }
 
-export async function listRecords(runtime: WorkspaceRuntime, scope: ReadScope, request: ReadRequest, options: ReadOptions): Promise<{ data: JsonRecord[]; meta: ListMeta }> {
+export async function listRecords(database: Database, scope: ReadScope, request: ReadRequest, options: ReadOptions): Promise<{ data: JsonRecord[]; meta: ListMeta }> {
   const plan = planRead(scope, request);
-  const compiled = compileRead(plan, runtime.dialect, runtime.config);
+  const compiled = compileRead(plan, database.dialect);
   try {
     const [rows, count] = await Promise.all([
-      run(runtime.driver, runtime.dialect, compiled.page),
-      countRows(runtime, compiled, plan.countMode, options),
+      run(database.driver, database.dialect, compiled.page),
+      countRows(database, plan, compiled, options),
     ]);
     const totalPages = count.total === null ? null : Math.ceil(count.total / plan.size);
     return {
@@ -86,7 +87,7 @@ export async function listRecords(runtime: WorkspaceRuntime, scope: ReadScope, r
       meta: { page: plan.page, size: plan.size, totalElements: count.total, totalPages, countMode: count.mode },
     };
   } catch (error) {
-    throw translateDbError(runtime.dialect, scope.root.entity, error);
+    throw translateDbError(database.dialect, scope.root.entity, error);
   }
 }
 
@@ -97,20 +98,21 @@ export function parseId(entity: Entity, text: string): unknown {
   return parsed.value;
 }
 
-export async function readRecord(runtime: WorkspaceRuntime, scope: ReadScope, request: ReadRequest, id: unknown, db: Executor = runtime.driver): Promise<JsonRecord | undefined> {
+/** One record by id through the scope, or undefined; `db` is a transaction when the caller is in one. */
+export async function readRecord(database: Database, scope: ReadScope, request: ReadRequest, id: unknown, db: Executor = database.driver): Promise<JsonRecord | undefined> {
   const entity = scope.root.entity;
   const plan = planRead(scope, { ...request, page: 0, size: 1, sort: [], count: 'none' }, { where: [idPredicate(entity.idField, id)] });
-  const compiled = compileRead(plan, runtime.dialect, runtime.config);
+  const compiled = compileRead(plan, database.dialect);
   try {
-    return compiled.assemble(await run(db, runtime.dialect, compiled.page))[0];
+    return compiled.assemble(await run(db, database.dialect, compiled.page))[0];
   } catch (error) {
-    throw translateDbError(runtime.dialect, entity, error);
+    throw translateDbError(database.dialect, entity, error);
   }
 }
 
-export async function getRecord(runtime: WorkspaceRuntime, scope: ReadScope, request: ReadRequest, idText: string): Promise<JsonRecord> {
+export async function getRecord(database: Database, scope: ReadScope, request: ReadRequest, idText: string): Promise<JsonRecord> {
   const entity = scope.root.entity;
-  const record = await readRecord(runtime, scope, request, parseId(entity, idText));
+  const record = await readRecord(database, scope, request, parseId(entity, idText));
   if (!record) throw notFound(`${entity.name} '${idText}' does not exist`);
   return record;
 }

@@ -1,5 +1,5 @@
 /** Database failures → service errors. Clients never see the driver's message or SQL (DESIGN §5). */
-import type { Dialect } from '../../dialects/dialect.ts';
+import type { BoundDialect } from '../../dialects/dialect.ts';
 import { ApiError, serviceUnavailable } from '../errors.ts';
 import type { Entity } from '../schema/model.ts';
 
@@ -13,7 +13,7 @@ function uniqueFields(entity: Entity, constraint: string | undefined): string {
 }
 
 /** Returns the ApiError a database error means, or the error itself when it is not the client's doing. */
-export function translateDbError(dialect: Dialect, entity: Entity, error: unknown): unknown {
+export function translateDbError(dialect: BoundDialect, entity: Entity, error: unknown): unknown {
   if (error instanceof ApiError) return error;
   const mapped = dialect.mapError(error);
   if (!mapped) return error;

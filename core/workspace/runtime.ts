@@ -3,7 +3,7 @@
  * rules, as loaded from the control store (core/workspace/cache.ts keeps it fresh). Floors above
  * keep what they derive from it (compiled view shapes) in its memo.
  */
-import type { DatabaseConfig, Dialect, Driver } from '../../dialects/dialect.ts';
+import type { BoundDialect, Database, Dialect, Driver } from '../../dialects/dialect.ts';
 import { notFound } from '../errors.ts';
 import type { Entity, SchemaModel } from '../schema/model.ts';
 import { type ColumnRecord, type EntityRecord, type IdentityProviderConfig, type RlsRuleRecord, type ViewRecord, type WorkspaceRecord } from './types.ts';
@@ -30,8 +30,11 @@ function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, 
 
 export class WorkspaceRuntime {
   readonly workspace: WorkspaceRecord;
-  readonly dialect: Dialect;
+  /** The vendor's dialect bound to this workspace's schema. */
+  readonly dialect: BoundDialect;
   readonly driver: Driver;
+  /** What query and write code is given: the bound dialect and the pool, not the whole runtime. */
+  readonly database: Database;
   readonly model: SchemaModel;
   readonly identityProvider: IdentityProviderConfig | null;
   readonly columnsByView: ReadonlyMap<string, readonly ColumnRecord[]>;
@@ -43,8 +46,9 @@ export class WorkspaceRuntime {
 
   constructor(state: WorkspaceState) {
     this.workspace = state.workspace;
-    this.dialect = state.dialect;
+    this.dialect = state.dialect.bind(state.workspace.database);
     this.driver = state.driver;
+    this.database = { dialect: this.dialect, driver: this.driver };
     this.model = state.model;
     this.identityProvider = state.identityProvider;
     this.columnsByView = groupBy(state.columns, (c) => c.viewUuid);
@@ -52,10 +56,6 @@ export class WorkspaceRuntime {
     this.entityRecords = new Map(state.entities.map((e) => [e.name, e]));
     this.viewsByUuid = new Map(state.views.map((v) => [v.uuid, v]));
     this.defaultViews = new Map(state.views.filter((v) => v.isDefault).map((v) => [v.entity, v]));
-  }
-
-  get config(): DatabaseConfig {
-    return this.workspace.database;
   }
 
   get views(): ViewRecord[] {

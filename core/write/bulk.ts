@@ -3,11 +3,10 @@
  * failing rows are reported and left out, the rest is written in one transaction through the
  * dialect's upsert. A database refusal rolls everything back and answers with the counts.
  */
-import type { WorkspaceRuntime } from '../workspace/runtime.ts';
 import { ApiError, type FieldProblem } from '../errors.ts';
 import type { ReadScope } from '../query/plan.ts';
 import type { Entity, Field } from '../schema/model.ts';
-import type { ConflictAction, Executor, UpsertOutcome } from '../../dialects/dialect.ts';
+import type { BoundDialect, ConflictAction, Database, Executor, UpsertOutcome } from '../../dialects/dialect.ts';
 import { readBulkRequest, type BulkError, type BulkRequest, type BulkResult, type ValidRow } from './bulk-request.ts';
 import { hiddenConflicts } from './bulk-visibility.ts';
 import { translateDbError } from '../workspace/db-errors.ts';
@@ -101,24 +100,24 @@ function groupByColumns(rows: readonly ValidRow[]): ValidRow[][] {
   return [...groups.values()];
 }
 
-async function writeGroup(runtime: WorkspaceRuntime, tx: Executor, entity: Entity, rows: ValidRow[], request: BulkRequest): Promise<UpsertOutcome> {
+async function writeGroup(dialect: BoundDialect, tx: Executor, entity: Entity, rows: ValidRow[], request: BulkRequest): Promise<UpsertOutcome> {
   const fields = [...(rows[0]?.values.keys() ?? [])];
   const conflictColumns = request.conflictFields.map((name) => entity.fieldsByName.get(name)?.column ?? name);
   const updateColumns = fields.filter((f) => !conflictColumns.includes(f.column) && f.autoTimestamp !== 'create').map((f) => f.column);
-  const perStatement = Math.max(1, Math.floor(runtime.dialect.maxParams / Math.max(1, fields.length)));
+  const perStatement = Math.max(1, Math.floor(dialect.capabilities.maxParams / Math.max(1, fields.length)));
   const total = { inserted: 0, updated: 0, ignored: 0 };
   for (let start = 0; start < rows.length; start += perStatement) {
     const chunk = rows.slice(start, start + perStatement);
-    const outcome = await runtime.dialect.upsert(tx, {
+    const outcome = await dialect.upsert(tx, {
       table: entity.table,
       columns: fields.map((f) => f.column),
       columnTypes: fields.map((f) => f.type),
-      rows: chunk.map((row) => fields.map((f) => runtime.dialect.encodeValue(f.type, row.values.get(f)))),
+      rows: chunk.map((row) => fields.map((f) => dialect.sql.encodeValue(f.type, row.values.get(f)))),
       returning: entity.idField.column,
       conflictColumns,
       action: request.action,
       updateColumns,
-    }, runtime.config);
+    });
     total.inserted += outcome.inserted;
     total.updated += outcome.updated;
     total.ignored += outcome.ignored;
@@ -127,34 +126,34 @@ async function writeGroup(runtime: WorkspaceRuntime, tx: Executor, entity: Entit
 }
 
 /** True when the rows go out as one statement with no visibility check before it. */
-function isSingleStatement(runtime: WorkspaceRuntime, scope: ReadScope, groups: readonly ValidRow[][], request: BulkRequest): boolean {
+function isSingleStatement(dialect: BoundDialect, scope: ReadScope, groups: readonly ValidRow[][], request: BulkRequest): boolean {
   if (request.action === 'UPDATE' && scope.policy.rowPredicates(scope.root.entity).length > 0) return false;
   const only = groups[0];
-  return groups.length === 1 && only !== undefined && only.length * Math.max(1, only[0]?.values.size ?? 1) <= runtime.dialect.maxParams;
+  return groups.length === 1 && only !== undefined && only.length * Math.max(1, only[0]?.values.size ?? 1) <= dialect.capabilities.maxParams;
 }
 
 /** Other unique keys the vendor may match on: only those whose fields some row actually carries. */
-function warningsOf(runtime: WorkspaceRuntime, entity: Entity, request: BulkRequest, rows: readonly ValidRow[]): string[] | undefined {
-  if (!runtime.dialect.upsertMatchesAnyUniqueKey || request.action === 'ERROR') return undefined;
+function warningsOf(dialect: BoundDialect, entity: Entity, request: BulkRequest, rows: readonly ValidRow[]): string[] | undefined {
+  if (!dialect.capabilities.upsertMatchesAnyUniqueKey || request.action === 'ERROR') return undefined;
   const carried = (name: string): boolean => rows.some((row) => [...row.values.entries()].some(([f, v]) => f.name === name && v !== null && v !== undefined));
   const others = entity.uniqueKeys.filter((k) => k.fields.join() !== request.conflictFields.join() && k.fields.every(carried));
   if (others.length === 0) return undefined;
-  return [`on ${runtime.dialect.name} a row also matches an existing row through the unique key(s) ${others.map((k) => `[${k.fields.join(', ')}]`).join(', ')}`];
+  return [`on ${dialect.name} a row also matches an existing row through the unique key(s) ${others.map((k) => `[${k.fields.join(', ')}]`).join(', ')}`];
 }
 
-function refused(error: unknown, result: BulkResult, runtime: WorkspaceRuntime, entity: Entity): unknown {
-  const translated = translateDbError(runtime.dialect, entity, error);
+function refused(error: unknown, result: BulkResult, dialect: BoundDialect, entity: Entity): unknown {
+  const translated = translateDbError(dialect, entity, error);
   if (!(translated instanceof ApiError)) return translated;
   // A lost connection may have cut the COMMIT: whether anything was written is not known. The
   // driver's error stays the cause, so that the import can tell this case apart.
-  if (runtime.dialect.mapError(error)?.kind === 'connection_lost') return Object.assign(translated, { cause: error });
+  if (dialect.mapError(error)?.kind === 'connection_lost') return Object.assign(translated, { cause: error });
   const message = translated.code === 'CONFLICT' ? `the database refused the batch: ${translated.message}; nothing was written` : `${translated.message}; nothing was written`;
   return new ApiError(translated.code, message, translated.details, { result: { ...result, successCount: 0, skippedCount: 0, failureCount: result.totalCount } });
 }
 
-export async function bulkInsert(runtime: WorkspaceRuntime, scope: ReadScope, policy: WritePolicy, viewUuid: string, body: unknown): Promise<BulkResult> {
+export async function bulkInsert(database: Database, scope: ReadScope, policy: WritePolicy, viewUuid: string, body: unknown): Promise<BulkResult> {
   migrationBlocksWrites(scope);
-  return writeBulkRows(runtime, scope, policy, viewUuid, readBulkRequest(body, scope.root.entity));
+  return writeBulkRows(database, scope, policy, viewUuid, readBulkRequest(body, scope.root.entity));
 }
 
 function settleErrors(result: BulkResult): void {
@@ -170,25 +169,26 @@ function settleErrors(result: BulkResult): void {
  * batch marker); with it the rows always go out in a transaction, even as one statement.
  */
 export async function writeBulkRows(
-  runtime: WorkspaceRuntime, scope: ReadScope, policy: WritePolicy, viewUuid: string, request: BulkRequest,
+  database: Database, scope: ReadScope, policy: WritePolicy, viewUuid: string, request: BulkRequest,
   inTransaction?: (tx: Executor, result: BulkResult) => Promise<void>,
 ): Promise<BulkResult> {
+  const { dialect, driver } = database;
   const entity = scope.root.entity;
   const { valid, errors } = validateRows(scope, policy, request);
   const conflictFields = request.conflictFields.map((name) => entity.fieldsByName.get(name)).filter((f): f is Field => f !== undefined);
   const { kept, skipped } = dedupe(valid, conflictFields, request.action);
-  const warnings = warningsOf(runtime, entity, request, kept);
+  const warnings = warningsOf(dialect, entity, request, kept);
   const groups = groupByColumns(kept);
   const result: BulkResult = {
     viewUuid, totalCount: request.rows.length, successCount: 0, failureCount: 0, skippedCount: skipped, errors,
     ...(warnings ? { warnings } : {}),
   };
   const write = async (db: Executor): Promise<void> => {
-    const { writable, hidden } = await hiddenConflicts(runtime, db, scope, kept, conflictFields, request.action);
+    const { writable, hidden } = await hiddenConflicts(dialect, db, scope, kept, conflictFields, request.action);
     errors.push(...hidden);
     // `groups` holds `kept`; only when the visibility check removed rows must the rest be regrouped.
     for (const group of hidden.length === 0 ? groups : groupByColumns(writable)) {
-      const outcome = await writeGroup(runtime, db, entity, group, request);
+      const outcome = await writeGroup(dialect, db, entity, group, request);
       result.successCount += outcome.inserted + outcome.updated;
       result.skippedCount += outcome.ignored;
     }
@@ -199,10 +199,10 @@ export async function writeBulkRows(
   };
   try {
     // One statement is atomic by itself: BEGIN and COMMIT would only add two round trips.
-    if (!inTransaction && isSingleStatement(runtime, scope, groups, request)) await write(runtime.driver);
-    else await runtime.driver.transaction(write);
+    if (!inTransaction && isSingleStatement(dialect, scope, groups, request)) await write(driver);
+    else await driver.transaction(write);
   } catch (error) {
-    throw refused(error, result, runtime, entity);
+    throw refused(error, result, dialect, entity);
   }
   settleErrors(result);
   return result;

@@ -1,13 +1,12 @@
 /** Create, update (partial PUT) and delete of one record; each answers with the record as it reads back. */
-import { ident, join, render, sql } from '../sql.ts';
-import type { WorkspaceRuntime } from '../workspace/runtime.ts';
+import { render } from '../sql.ts';
+import type { Database } from '../../dialects/dialect.ts';
 import { ApiError, notFound } from '../errors.ts';
 import type { Entity } from '../schema/model.ts';
 import type { JsonRecord } from '../query/assemble.ts';
-import { predicateSql, type CompileContext } from '../query/compile-read.ts';
-import { ROOT_ALIAS } from '../query/joins.ts';
-import type { Predicate, ReadScope } from '../query/plan.ts';
-import { idPredicate } from '../query/plan-read.ts';
+import { compileDelete, compileUpdate } from '../query/compile-write.ts';
+import type { ReadScope } from '../query/plan.ts';
+import { planRowWrite, planUpdate } from '../query/plan-write.ts';
 import { parseId, readRecord } from '../query/read.ts';
 import type { ReadRequest } from '../query/request.ts';
 import { translateDbError } from '../workspace/db-errors.ts';
@@ -40,76 +39,70 @@ export function migrationBlocksWrites(scope: ReadScope): void {
   }
 }
 
-function rowCondition(runtime: WorkspaceRuntime, entity: Entity, predicates: readonly Predicate[]) {
-  const ctx: CompileContext = { dialect: runtime.dialect, config: runtime.config, root: entity, joins: new Map() };
-  return join(predicates.map((p) => sql`(${predicateSql(ctx, p)})`), ' AND ');
-}
-
-async function readBack(runtime: WorkspaceRuntime, scope: ReadScope, request: ReadRequest, id: unknown, label: string): Promise<JsonRecord> {
-  const record = await readRecord(runtime, scope, request, id);
+async function readBack(database: Database, scope: ReadScope, request: ReadRequest, id: unknown, label: string): Promise<JsonRecord> {
+  const record = await readRecord(database, scope, request, id);
   if (!record) throw notFound(`${scope.root.entity.name} '${label}' does not exist`);
   return record;
 }
 
-export async function createRecord(runtime: WorkspaceRuntime, scope: ReadScope, policy: WritePolicy, body: unknown, request: ReadRequest): Promise<JsonRecord> {
+export async function createRecord(database: Database, scope: ReadScope, policy: WritePolicy, body: unknown, request: ReadRequest): Promise<JsonRecord> {
   migrationBlocksWrites(scope);
+  const { dialect, driver } = database;
   const entity = scope.root.entity;
   const values = validateRow(scope.root, policy.completeCreate(entity, requireObject(body)), 'create');
   policy.prepareCreate(entity, values);
   const fields = [...values.keys()];
   let id: unknown;
   try {
-    const ids = await runtime.dialect.insert(runtime.driver, {
+    const ids = await dialect.insert(driver, {
       table: entity.table,
       columns: fields.map((f) => f.column),
-      rows: [fields.map((f) => runtime.dialect.encodeValue(f.type, values.get(f)))],
+      rows: [fields.map((f) => dialect.sql.encodeValue(f.type, values.get(f)))],
       returning: entity.idField.column,
-    }, runtime.config);
+    });
     id = ids[0];
   } catch (error) {
-    throw translateDbError(runtime.dialect, entity, error);
+    throw translateDbError(dialect, entity, error);
   }
-  return readBack(runtime, scope, request, id, String(id));
+  return readBack(database, scope, request, id, String(id));
 }
 
-export async function updateRecord(runtime: WorkspaceRuntime, scope: ReadScope, policy: WritePolicy, idText: string, body: unknown, request: ReadRequest): Promise<JsonRecord> {
+export async function updateRecord(database: Database, scope: ReadScope, policy: WritePolicy, idText: string, body: unknown, request: ReadRequest): Promise<JsonRecord> {
   migrationBlocksWrites(scope);
+  const { dialect, driver } = database;
   const entity = scope.root.entity;
   const id = parseId(entity, idText);
   const values = validateRow(scope.root, body, 'update', { currentId: id });
-  const where = [...scope.policy.rowPredicates(entity), idPredicate(entity.idField, id)];
   // Existence is hidden first: another user's row is 404 even when the change would be refused.
   const userFields = [...values.keys()].filter((f) => !f.autoTimestamp);
-  if (userFields.length === 0) return readBack(runtime, scope, request, id, idText);
-  const exists = await readRecord(runtime, scope, { ...request, fields: [[entity.idField.name]], expand: [] }, id);
+  if (userFields.length === 0) return readBack(database, scope, request, id, idText);
+  const exists = await readRecord(database, scope, { ...request, fields: [[entity.idField.name]], expand: [] }, id);
   if (!exists) throw notFound(`${entity.name} '${idText}' does not exist`);
   policy.checkUpdate(entity, values);
-  const assignments = join([...values.entries()].map(([f, v]) => sql`${ident(f.column)} = ${runtime.dialect.encodeValue(f.type, v)}`));
-  const statement = runtime.dialect.updateStatement(runtime.dialect.tableRef(entity.table, runtime.config), ROOT_ALIAS, assignments, rowCondition(runtime, entity, where));
+  const statement = compileUpdate(planUpdate(scope, id, values), dialect);
   try {
-    const result = await runtime.driver.query(render(statement, runtime.dialect));
+    const result = await driver.query(render(statement, dialect.sql));
     if (result.affectedRows === 0) throw notFound(`${entity.name} '${idText}' does not exist`);
   } catch (error) {
-    throw translateDbError(runtime.dialect, entity, error);
+    throw translateDbError(dialect, entity, error);
   }
-  return readBack(runtime, scope, request, id, idText);
+  return readBack(database, scope, request, id, idText);
 }
 
-export async function deleteRecord(runtime: WorkspaceRuntime, scope: ReadScope, idText: string): Promise<void> {
+export async function deleteRecord(database: Database, scope: ReadScope, idText: string): Promise<void> {
   migrationBlocksWrites(scope);
+  const { dialect, driver } = database;
   const entity = scope.root.entity;
-  const id = parseId(entity, idText);
-  const where = [...scope.policy.rowPredicates(entity), idPredicate(entity.idField, id)];
-  const statement = runtime.dialect.deleteStatement(runtime.dialect.tableRef(entity.table, runtime.config), ROOT_ALIAS, rowCondition(runtime, entity, where));
+  const statement = compileDelete(planRowWrite(scope, parseId(entity, idText)), dialect);
   let affected = 0;
   try {
-    affected = (await runtime.driver.query(render(statement, runtime.dialect))).affectedRows;
+    affected = (await driver.query(render(statement, dialect.sql))).affectedRows;
   } catch (error) {
     // On delete a foreign key violation means other rows still point here, not a dangling reference.
-    if (runtime.dialect.mapError(error)?.kind === 'foreign_key_violation') {
+    if (dialect.mapError(error)?.kind === 'foreign_key_violation') {
       throw new ApiError('CONFLICT', `${entity.name} '${idText}' is still referenced by other records`);
     }
-    throw translateDbError(runtime.dialect, entity, error);
+    throw translateDbError(dialect, entity, error);
   }
   if (affected === 0) throw notFound(`${entity.name} '${idText}' does not exist`);
 }

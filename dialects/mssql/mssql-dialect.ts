@@ -6,6 +6,7 @@
 import { ident, raw, render, sql, type CompiledSql, type Sql } from '../../core/sql.ts';
 import type { ColumnType } from '../../core/schema/introspection.ts';
 import type { DatabaseConfig, Dialect, Executor, InsertStatement, UpsertStatement } from '../dialect.ts';
+import { defineDialect } from '../define-dialect.ts';
 import { mapMssqlError } from './mssql-errors.ts';
 import { BINARY_COLLATION, likePattern, mssqlFormula } from './mssql-formula.ts';
 import { introspectMssql, mssqlSchemaExists } from './mssql-introspector.ts';
@@ -21,10 +22,7 @@ export function placeholder(index: number): string {
 }
 
 const renderer = { quoteIdent, placeholder };
-
-function schemaOf(config: DatabaseConfig): string {
-  return config.schema ?? 'dbo';
-}
+const renderSql = (fragment: Sql): CompiledSql => render(fragment, renderer);
 
 /** Native types for columns created through the API; fixed strings, never user input. */
 const COLUMN_TYPES: Readonly<Record<ColumnType, string>> = {
@@ -92,21 +90,16 @@ export function orderTerm(expr: Sql, direction: 'asc' | 'desc'): Sql {
     : sql`CASE WHEN ${expr} IS NULL THEN 0 ELSE 1 END, ${expr} DESC`;
 }
 
-/** The root table of a compiled `SELECT 1 FROM <table> <alias>…` (compile-read's estimate). */
-const ROOT_TABLE = /^\s*SELECT\s+1\s+FROM\s+((?:\[(?:[^\]]|\]\])*\]\.)?\[(?:[^\]]|\]\])*\])/i;
-
 /**
  * SQL Server has no EXPLAIN that runs on a pooled connection (SHOWPLAN is a session setting
  * that needs its own batches), so the estimate is the root table's row count from
  * sys.partitions: exact for an unfiltered read, an upper bound when the read has a WHERE
  * (joins are many-to-one and never add rows).
  */
-export async function estimateRows(db: Executor, select: CompiledSql): Promise<number | null> {
-  const table = ROOT_TABLE.exec(select.text)?.[1];
-  if (!table) return null;
+export async function estimateRows(db: Executor, _select: CompiledSql, rootTable: Sql): Promise<number | null> {
   const result = await db.query({
     text: 'SELECT SUM([p].[rows]) AS [n] FROM sys.partitions AS [p] WHERE [p].[object_id] = OBJECT_ID(@p1) AND [p].[index_id] IN (0, 1)',
-    params: [table],
+    params: [renderSql(rootTable).text],
   });
   const n = result.rows[0]?.n;
   return n === null || n === undefined ? null : Number(n);
@@ -123,7 +116,7 @@ export function addColumnStatement(table: Sql, column: string, type: ColumnType)
 }
 
 export function dropColumnStatement(table: Sql, column: string): Sql {
-  const tableText = render(table, renderer).text;
+  const tableText = renderSql(table).text;
   return sql`DECLARE @drop nvarchar(max) = N'';
 SELECT @drop = @drop + N'ALTER TABLE ' + ${tableText} + N' DROP CONSTRAINT ' + QUOTENAME([c].[name]) + N';'
 FROM (SELECT [name] FROM sys.check_constraints WHERE [parent_object_id] = OBJECT_ID(${tableText}) AND [parent_column_id] = COLUMNPROPERTY(OBJECT_ID(${tableText}), ${column}, 'ColumnId')
@@ -140,48 +133,47 @@ function mssqlUrlProblem(url: string): string | null {
 }
 
 export function createMssqlDialect(name = 'mssql'): Dialect {
-  const tableRef = (table: string, config: DatabaseConfig): Sql => ident(schemaOf(config), table);
-  const renderSql = (fragment: Sql): CompiledSql => render(fragment, renderer);
-  return {
+  return defineDialect({
     name,
-    needsUrl: true,
-    quoteIdent,
-    placeholder,
-    // TDS allows 2100 parameters per request; 100 are kept for what a statement adds around the rows.
-    maxParams: MSSQL_MAX_PARAMS,
-    // MERGE matches on exactly the ON columns.
-    upsertMatchesAnyUniqueKey: false,
-    jsonArrivesAsText: true,
+    defaultSchema: 'dbo',
+    capabilities: {
+      // TDS allows 2100 parameters per request; 100 are kept for what a statement adds around the rows.
+      maxParams: MSSQL_MAX_PARAMS,
+      // Regular identifiers hold 1 to 128 characters (sysname is nvarchar(128); "Database Identifiers").
+      maxIdentifierLength: { limit: 128, unit: 'characters' },
+    },
+    sql: {
+      quoteIdent,
+      placeholder,
+      columnType: (type) => COLUMN_TYPES[type],
+      like,
+      encodeValue,
+      orderTerm,
+      paginate: (limit, offset) => sql` OFFSET ${offset} ROWS FETCH NEXT ${limit} ROWS ONLY`,
+      // T-SQL's UPDATE/DELETE name the alias and take the aliased table from FROM.
+      updateStatement: (table, alias, assignments, where) => sql`UPDATE ${ident(alias)} SET ${assignments} FROM ${table} AS ${ident(alias)} WHERE ${where}`,
+      deleteStatement: (table, alias, where) => sql`DELETE ${ident(alias)} FROM ${table} AS ${ident(alias)} WHERE ${where}`,
+      addColumnStatement,
+      dropColumnStatement,
+      // T-SQL has no CREATE TABLE IF NOT EXISTS; OBJECT_ID takes the quoted two-part name as text.
+      createTableIfMissing: (table, definition) => sql`IF OBJECT_ID(${renderSql(table).text}, 'U') IS NULL CREATE TABLE ${table} (${definition})`,
+    },
+    writer: {
+      insert: (db: Executor, table: Sql, statement: InsertStatement) => runInsert(db, renderSql, table, statement),
+      // MERGE matches on exactly the ON columns.
+      upsert: (db: Executor, table: Sql, statement: UpsertStatement) => runUpsert(db, renderSql, table, statement),
+    },
+    introspector: {
+      introspect: (db, schema) => introspectMssql(db, schema ?? 'dbo'),
+      schemaExists: (db, schema) => mssqlSchemaExists(db, schema ?? 'dbo'),
+      estimateRows,
+    },
+    errors: mapMssqlError,
     formula: mssqlFormula,
     // The driver (mssql/tedious, ~25 MB) loads only when a SQL Server workspace connects.
     connect: async (config: DatabaseConfig) => (await import('./mssql-driver.ts')).createMssqlDriver(config),
-    introspect: (db: Executor, config: DatabaseConfig) => introspectMssql(db, schemaOf(config)),
-    tableRef,
-    paginate: (limit: number, offset: number) => sql` OFFSET ${offset} ROWS FETCH NEXT ${limit} ROWS ONLY`,
-    orderTerm,
-    like,
-    predicateAsValue: (predicate: Sql) => sql`(CASE WHEN ${predicate} THEN CAST(1 AS bit) WHEN NOT (${predicate}) THEN CAST(0 AS bit) END)`,
-    encodeValue,
-    // T-SQL's UPDATE/DELETE name the alias and take the aliased table from FROM.
-    updateStatement: (table: Sql, alias: string, assignments: Sql, where: Sql) =>
-      sql`UPDATE ${ident(alias)} SET ${assignments} FROM ${table} AS ${ident(alias)} WHERE ${where}`,
-    deleteStatement: (table: Sql, alias: string, where: Sql) => sql`DELETE ${ident(alias)} FROM ${table} AS ${ident(alias)} WHERE ${where}`,
-    addColumnStatement,
-    dropColumnStatement,
-    insert: (db: Executor, statement: InsertStatement, config: DatabaseConfig) =>
-      runInsert(db, renderSql, tableRef(statement.table, config), statement),
-    upsert: (db: Executor, statement: UpsertStatement, config: DatabaseConfig) =>
-      runUpsert(db, renderSql, tableRef(statement.table, config), statement),
-    estimateRows,
-    mapError: mapMssqlError,
-    // T-SQL has no CREATE TABLE IF NOT EXISTS; OBJECT_ID takes the quoted two-part name as text.
-    createTableIfMissing: (table: string, definition: Sql, config: DatabaseConfig) =>
-      sql`IF OBJECT_ID(${`${quoteIdent(schemaOf(config))}.${quoteIdent(table)}`}, 'U') IS NULL CREATE TABLE ${tableRef(table, config)} (${definition})`,
-    // Regular identifiers hold 1 to 128 characters (sysname is nvarchar(128); "Database Identifiers").
-    maxIdentifierLength: { limit: 128, unit: 'characters' },
-    schemaExists: (db: Executor, config: DatabaseConfig) => mssqlSchemaExists(db, schemaOf(config)),
     urlProblem: mssqlUrlProblem,
-  };
+  });
 }
 
 export const mssqlDialect = createMssqlDialect();

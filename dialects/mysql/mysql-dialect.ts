@@ -3,15 +3,15 @@
  * the few differences (upsert row alias, INSERT … RETURNING, JSON as LONGTEXT) are decided per
  * server from its VERSION(), read once per pool.
  */
-import { ident, raw, render, sql, type CompiledSql, type Sql } from '../../core/sql.ts';
+import { ident, render, sql, type CompiledSql, type Sql } from '../../core/sql.ts';
 import type { ColumnType } from '../../core/schema/introspection.ts';
 import type { DatabaseConfig, Dialect, Executor, InsertStatement, UpsertStatement } from '../dialect.ts';
+import { defineDialect } from '../define-dialect.ts';
 import { mapMysqlError } from './mysql-errors.ts';
 import { mysqlFormula } from './mysql-formula.ts';
 import { introspectMysql, mysqlSchemaExists } from './mysql-introspector.ts';
 import { urlProblem } from '../connection-url.ts';
 import { runInsert, runUpsert, serverOf } from './mysql-upsert.ts';
-
 
 function quoteIdent(name: string): string {
   return `\`${name.replace(/`/g, '``')}\``;
@@ -22,6 +22,7 @@ function placeholder(): string {
 }
 
 const renderer = { quoteIdent, placeholder };
+const renderSql = (fragment: Sql): CompiledSql => render(fragment, renderer);
 
 /**
  * Native types of added (physical view) columns. uuid is char(36): MariaDB 10.7+ has a UUID
@@ -98,51 +99,36 @@ async function estimateRows(db: Executor, select: CompiledSql): Promise<number |
 }
 
 export function createMysqlDialect(name = 'mysql'): Dialect {
-  const tableRef = (table: string, config: DatabaseConfig): Sql => (config.schema ? ident(config.schema, table) : ident(table));
-  const renderSql = (fragment: Sql): CompiledSql => render(fragment, renderer);
-  return {
+  return defineDialect({
     name,
-    needsUrl: true,
-    quoteIdent,
-    placeholder,
-    // Prepared statements carry at most 65535 parameters (a 2-byte count in COM_STMT_PREPARE_OK).
-    maxParams: 65535,
-    // ON DUPLICATE KEY UPDATE has no conflict target: any primary or unique key fires it.
-    upsertMatchesAnyUniqueKey: true,
-    jsonArrivesAsText: true,
+    capabilities: {
+      // ON DUPLICATE KEY UPDATE has no conflict target: any primary or unique key fires it.
+      upsertMatchesAnyUniqueKey: true,
+      // Column names up to 64 characters; longer is an error (MySQL manual §11.2.1, MariaDB "Identifier Names").
+      maxIdentifierLength: { limit: 64, unit: 'characters' },
+    },
+    sql: {
+      quoteIdent,
+      placeholder,
+      columnType: (type) => COLUMN_TYPES[type] ?? 'longtext',
+      like,
+      encodeValue,
+      // MySQL sorts NULL first ascending and has no NULLS LAST: sort on "is null" first.
+      orderTerm: (expr, direction) => (direction === 'asc' ? sql`${expr} IS NULL, ${expr} ASC` : sql`${expr} IS NOT NULL, ${expr} DESC`),
+      // A single-table DELETE takes no alias; the multi-table form names the alias to delete from.
+      deleteStatement: (table, alias, where) => sql`DELETE ${ident(alias)} FROM ${table} AS ${ident(alias)} WHERE ${where}`,
+    },
+    writer: {
+      insert: async (db: Executor, table: Sql, statement: InsertStatement) => runInsert(db, renderSql, table, statement, await serverOf(db)),
+      upsert: (db: Executor, table: Sql, statement: UpsertStatement) => runUpsert(db, renderSql, table, statement),
+    },
+    introspector: { introspect: introspectMysql, schemaExists: mysqlSchemaExists, estimateRows },
+    errors: mapMysqlError,
     formula: mysqlFormula,
     // mysql2 loads with the first MySQL workspace, not with the service.
     connect: async (config: DatabaseConfig) => (await import('./mysql-driver.ts')).createMysqlDriver(config),
-    introspect: (db: Executor, config: DatabaseConfig) => introspectMysql(db, config.schema),
-    tableRef,
-    paginate: (limit: number, offset: number) => sql` LIMIT ${limit} OFFSET ${offset}`,
-    // MySQL sorts NULL first ascending and has no NULLS LAST: sort on "is null" first.
-    orderTerm: (expr: Sql, direction: 'asc' | 'desc') =>
-      direction === 'asc' ? sql`${expr} IS NULL, ${expr} ASC` : sql`${expr} IS NOT NULL, ${expr} DESC`,
-    like,
-    predicateAsValue: (predicate: Sql) => sql`(${predicate})`,
-    encodeValue,
-    addColumnStatement: (table: Sql, column: string, type: ColumnType) =>
-      sql`ALTER TABLE ${table} ADD COLUMN ${ident(column)} ${raw(COLUMN_TYPES[type] ?? 'longtext')} NULL`,
-    dropColumnStatement: (table: Sql, column: string) => sql`ALTER TABLE ${table} DROP COLUMN ${ident(column)}`,
-    updateStatement: (table: Sql, alias: string, assignments: Sql, where: Sql) =>
-      sql`UPDATE ${table} AS ${ident(alias)} SET ${assignments} WHERE ${where}`,
-    // A single-table DELETE takes no alias; the multi-table form names the alias to delete from.
-    deleteStatement: (table: Sql, alias: string, where: Sql) => sql`DELETE ${ident(alias)} FROM ${table} AS ${ident(alias)} WHERE ${where}`,
-    async insert(db: Executor, statement: InsertStatement, config: DatabaseConfig): Promise<unknown[]> {
-      return runInsert(db, renderSql, tableRef(statement.table, config), statement, await serverOf(db));
-    },
-    upsert: (db: Executor, statement: UpsertStatement, config: DatabaseConfig) =>
-      runUpsert(db, renderSql, tableRef(statement.table, config), statement),
-    estimateRows,
-    mapError: mapMysqlError,
-    createTableIfMissing: (table: string, definition: Sql, config: DatabaseConfig) =>
-      sql`CREATE TABLE IF NOT EXISTS ${tableRef(table, config)} (${definition})`,
-    // Column names up to 64 characters; longer is an error (MySQL manual §11.2.1, MariaDB "Identifier Names").
-    maxIdentifierLength: { limit: 64, unit: 'characters' },
-    schemaExists: (db: Executor, config: DatabaseConfig) => mysqlSchemaExists(db, config.schema),
-    urlProblem: (url: string) => urlProblem(url, ['mysql:', 'mariadb:'], 'mysql://user:password@host:3306/database'),
-  };
+    urlProblem: (url) => urlProblem(url, ['mysql:', 'mariadb:'], 'mysql://user:password@host:3306/database'),
+  });
 }
 
 export const mysqlDialect = createMysqlDialect();

@@ -19,7 +19,7 @@ export function bulkRoutes(services: Services): Router {
     if (!view) throw notFound(`view '${uuid}' does not exist`);
     const { runtime, policies } = await dataAccessById(ctx, services, view.workspaceId, true, view.uuid);
     const scope = readScope(runtime, view.entity, policies.read, view.uuid);
-    ctx.body = { data: await bulkInsert(runtime, scope, policies.write, view.uuid, ctx.request.body) };
+    ctx.body = { data: await bulkInsert(runtime.database, scope, policies.write, view.uuid, ctx.request.body) };
     ctx.status = 201;
   });
 

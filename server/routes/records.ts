@@ -22,14 +22,14 @@ export function recordRoutes(services: Services): Router {
     const p = params(ctx);
     const { runtime, policies } = await dataAccess(ctx, services, p.org, p.ws, false);
     const request = parseReadRequest(ctx.query as QueryParams);
-    ctx.body = await listRecords(runtime, readScope(runtime, runtime.entity(p.entity).name, policies.read), request, options);
+    ctx.body = await listRecords(runtime.database, readScope(runtime, runtime.entity(p.entity).name, policies.read), request, options);
   });
 
   router.get('/:entity/:id', async (ctx) => {
     const p = params(ctx);
     const { runtime, policies } = await dataAccess(ctx, services, p.org, p.ws, false);
     const request = parseReadRequest(ctx.query as QueryParams);
-    ctx.body = { data: await getRecord(runtime, readScope(runtime, runtime.entity(p.entity).name, policies.read), request, p.id) };
+    ctx.body = { data: await getRecord(runtime.database, readScope(runtime, runtime.entity(p.entity).name, policies.read), request, p.id) };
   });
 
   router.post('/:entity', body, async (ctx) => {
@@ -37,7 +37,7 @@ export function recordRoutes(services: Services): Router {
     const { runtime, policies } = await dataAccess(ctx, services, p.org, p.ws, true);
     const scope = readScope(runtime, runtime.entity(p.entity).name, policies.read);
     const request = parseReadRequest(ctx.query as QueryParams);
-    ctx.body = { data: await createRecord(runtime, scope, policies.write, ctx.request.body, request) };
+    ctx.body = { data: await createRecord(runtime.database, scope, policies.write, ctx.request.body, request) };
     ctx.status = 201;
   });
 
@@ -46,13 +46,13 @@ export function recordRoutes(services: Services): Router {
     const { runtime, policies } = await dataAccess(ctx, services, p.org, p.ws, true);
     const scope = readScope(runtime, runtime.entity(p.entity).name, policies.read);
     const request = parseReadRequest(ctx.query as QueryParams);
-    ctx.body = { data: await updateRecord(runtime, scope, policies.write, p.id, ctx.request.body, request) };
+    ctx.body = { data: await updateRecord(runtime.database, scope, policies.write, p.id, ctx.request.body, request) };
   });
 
   router.delete('/:entity/:id', async (ctx) => {
     const p = params(ctx);
     const { runtime, policies } = await dataAccess(ctx, services, p.org, p.ws, true);
-    await deleteRecord(runtime, readScope(runtime, runtime.entity(p.entity).name, policies.read), p.id);
+    await deleteRecord(runtime.database, readScope(runtime, runtime.entity(p.entity).name, policies.read), p.id);
     ctx.status = 204;
   });
 

@@ -18,7 +18,7 @@ export function viewDataRoutes(services: Services): Router {
     if (!view) throw notFound(`view '${slug}' does not exist`);
     const { runtime, policies } = await dataAccessById(ctx, services, view.workspaceId, false, view.uuid);
     const request = parseReadRequest(ctx.query as QueryParams);
-    ctx.body = await listRecords(runtime, readScope(runtime, view.entity, policies.read, view.uuid), request, options);
+    ctx.body = await listRecords(runtime.database, readScope(runtime, view.entity, policies.read, view.uuid), request, options);
   });
 
   return router;

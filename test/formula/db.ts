@@ -160,7 +160,7 @@ export async function openMariadbTarget(): Promise<Target | null> {
   return {
     name: 'mariadb',
     dialect: mysqlFormula,
-    renderer: mysqlDialect,
+    renderer: mysqlDialect.sql,
     context: mysqlContext,
     ddl: MARIADB_DDL,
     toParam: (value, type) =>

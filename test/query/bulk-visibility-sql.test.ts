@@ -1,9 +1,8 @@
 /**
  * Golden SQL of the bulk upsert's visibility SELECT (core/write/bulk-visibility.ts): before an
  * UPDATE-mode batch under a row policy, the rows whose key matches an existing row the caller
- * cannot see are looked up. The statement is built inside hiddenConflicts, which runs it (no write
- * plan yet, issue 13 finding 4), so it is captured with a recording executor; the function reads
- * only `dialect` and `config` of the runtime it is given.
+ * cannot see are looked up. hiddenConflicts plans and compiles it (core/query/plan-write.ts,
+ * compile-write.ts) and runs it, so it is captured with a recording executor.
  */
 import { describe, expect, it } from 'vitest';
 import { hiddenConflicts } from '../../core/write/bulk-visibility.ts';
@@ -11,7 +10,6 @@ import { entity, expectCompiled, golden, ownerPolicy, scopeOf, VENDORS, type Per
 import { checkSyntax } from './syntax.ts';
 import { recordingExecutor } from './write-statements.ts';
 
-type Runtime = Parameters<typeof hiddenConflicts>[0];
 type Rows = Parameters<typeof hiddenConflicts>[3];
 
 const VISIBILITY: PerVendor = {
@@ -37,10 +35,9 @@ async function visibilitySelect(vendor: Vendor) {
   const customers = entity('customers');
   const email = customers.fieldsByName.get('email');
   if (!email) throw new Error('no customers.email');
-  const runtime = { dialect: vendor.dialect, config: vendor.config } as unknown as Runtime;
   const rows: Rows = ['ada@example.com', 'bob@example.com'].map((value, index) => ({ index, values: new Map([[email, value]]) }));
   const db = recordingExecutor();
-  await hiddenConflicts(runtime, db, scopeOf('customers', ownerPolicy('alice')), rows, [email], 'UPDATE');
+  await hiddenConflicts(vendor.dialect, db, scopeOf('customers', ownerPolicy('alice')), rows, [email], 'UPDATE');
   expect(db.statements).toHaveLength(1);
   return db.statements[0] ?? { text: '', params: [] };
 }

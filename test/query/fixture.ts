@@ -14,7 +14,7 @@ import type { DatabaseSchema } from '../../core/schema/introspection.ts';
 import type { Entity, SchemaModel } from '../../core/schema/model.ts';
 import type { Predicate, ReadPolicy, ReadScope, ViewShape } from '../../core/query/plan.ts';
 import type { ReadRequest } from '../../core/query/request.ts';
-import type { DatabaseConfig, Dialect } from '../../dialects/dialect.ts';
+import type { BoundDialect } from '../../dialects/dialect.ts';
 import { createPostgresDialect } from '../../dialects/postgres/postgres-dialect.ts';
 import { createMysqlDialect } from '../../dialects/mysql/mysql-dialect.ts';
 import { createMssqlDialect } from '../../dialects/mssql/mssql-dialect.ts';
@@ -106,15 +106,15 @@ export type VendorName = 'postgres' | 'mysql' | 'mssql';
 
 export interface Vendor {
   readonly name: VendorName;
-  readonly dialect: Dialect;
-  readonly config: DatabaseConfig;
+  /** The vendor's dialect bound to a workspace with no schema of its own, as the runtime holds it. */
+  readonly dialect: BoundDialect;
   readonly syntax: SyntaxFamily;
 }
 
 export const VENDORS: readonly Vendor[] = [
-  { name: 'postgres', dialect: createPostgresDialect(), config: { vendor: 'postgres' }, syntax: 'postgresql' },
-  { name: 'mysql', dialect: createMysqlDialect(), config: { vendor: 'mysql' }, syntax: 'mysql' },
-  { name: 'mssql', dialect: createMssqlDialect(), config: { vendor: 'mssql' }, syntax: 'transactsql' },
+  { name: 'postgres', dialect: createPostgresDialect().bind({ vendor: 'postgres' }), syntax: 'postgresql' },
+  { name: 'mysql', dialect: createMysqlDialect().bind({ vendor: 'mysql' }), syntax: 'mysql' },
+  { name: 'mssql', dialect: createMssqlDialect().bind({ vendor: 'mssql' }), syntax: 'transactsql' },
 ];
 
 /** An expected statement: its text (one clause per line, joined by `separator`) and its bound values. */
@@ -137,7 +137,7 @@ export function batch(statements: readonly (readonly string[])[], params: readon
 
 /** Renders `fragment` for `vendor`, checks its syntax, and compares it with the golden statement. */
 export function expectSql(vendor: Vendor, fragment: Sql, expected: Golden): void {
-  expectCompiled(render(fragment, vendor.dialect), expected);
+  expectCompiled(render(fragment, vendor.dialect.sql), expected);
   checkSyntax(vendor.syntax, expected.text);
 }
 

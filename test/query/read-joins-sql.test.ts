@@ -13,7 +13,7 @@ import { planRead } from '../../core/query/plan-read.ts';
 import { entity, expectSql, golden, model, ownerPolicy, scopeOf, shapeOf, VENDORS, type PerVendor, type Vendor } from './fixture.ts';
 
 function compiled(vendor: Vendor, scope: ReadScope, query: QueryParams): CompiledRead {
-  return compileRead(planRead(scope, parseReadRequest(query)), vendor.dialect, vendor.config);
+  return compileRead(planRead(scope, parseReadRequest(query)), vendor.dialect);
 }
 
 /** orders.total = amount * quantity, compiled by core/formula as the control plane would save it. */
@@ -21,7 +21,7 @@ function totalColumn(): ComputedField {
   const checked = checkFormula(parseFormula('amount * quantity'), { entity: entity('orders'), model });
   return {
     fieldName: 'total', valueType: checked.type, refs: checked.refs, broken: null,
-    emit: (columnRef, dialect) => emitFormula(checked, { dialect: dialect.formula, columnRef }),
+    emit: (columnRef, formula) => emitFormula(checked, { dialect: formula, columnRef }),
   };
 }
 

@@ -12,7 +12,7 @@ import { expectSql, golden, scopeOf, VENDORS, type PerVendor, type Vendor } from
 
 /** The orders list as GET /records/orders?{query} compiles it for `vendor`. */
 function ordersRead(vendor: Vendor, query: QueryParams): CompiledRead {
-  return compileRead(planRead(scopeOf('orders'), parseReadRequest(query)), vendor.dialect, vendor.config);
+  return compileRead(planRead(scopeOf('orders'), parseReadRequest(query)), vendor.dialect);
 }
 
 const PLAIN_PAGE: PerVendor = {

@@ -100,7 +100,7 @@ const TYPES: readonly ColumnType[] = ['text', 'text', 'boolean'];
 
 /** Rows as the writers hand them to the dialect: each value encoded for its column type. */
 function encodedRows(vendor: Vendor, rows: readonly (readonly unknown[])[]): unknown[][] {
-  return rows.map((row) => row.map((value, i) => vendor.dialect.encodeValue(TYPES[i] ?? 'text', value)));
+  return rows.map((row) => row.map((value, i) => vendor.dialect.sql.encodeValue(TYPES[i] ?? 'text', value)));
 }
 
 function insertOf(vendor: Vendor): InsertStatement {

@@ -130,7 +130,7 @@ describe.skipIf(!MSSQL_URL)('SQL Server live: formula examples', () => {
   it.each(examples)('%s = %j', async (text, expected) => {
     const checked = checkFormula(parseFormula(text), mssqlModel());
     const expr = emitFormula(checked, { dialect: dialect.formula, columnRef });
-    const query = render(sql`SELECT ${expr} AS [v] FROM [orders] [o] LEFT JOIN [customers] [c] ON [c].[id] = [o].[customer_id] LEFT JOIN [regions] [r] ON [r].[id] = [c].[region_id]`, dialect);
+    const query = render(sql`SELECT ${expr} AS [v] FROM [orders] [o] LEFT JOIN [customers] [c] ON [c].[id] = [o].[customer_id] LEFT JOIN [regions] [r] ON [r].[id] = [c].[region_id]`, dialect.sql);
     const rows = await db.query(query.text, [...query.params]);
     const value = rows[0]?.v;
     const wire = value instanceof Date ? (checked.type === 'date' ? value.toISOString().slice(0, 10) : value.toISOString()) : value;

@@ -9,24 +9,24 @@ import { COLUMNS, FOREIGN_KEYS, JSON_CHECKS, TABLES, UNIQUE_KEYS, jsonColumnsOf,
 import { catalogExecutor, catalogRows, config, dialect, renderMssql } from './mssql-model.ts';
 import { parseTsql } from './tsql-parser.ts';
 
-const orders = dialect.tableRef('orders', config);
+const orders = dialect.bind(config).tableRef('orders');
 const col = (name: string) => ident('t0', name);
 
 describe('names, parameters and paging', () => {
   it('quotes with brackets, doubling a closing bracket, and numbers parameters @p1…', () => {
     expect(dialect.name).toBe('mssql');
-    expect(dialect.quoteIdent('a]b[c')).toBe('[a]]b[c]');
-    expect(dialect.placeholder(1)).toBe('@p1');
+    expect(dialect.sql.quoteIdent('a]b[c')).toBe('[a]]b[c]');
+    expect(dialect.sql.placeholder(1)).toBe('@p1');
     expect(renderMssql(sql`${ident('t0', 'x')} = ${1} AND ${ident('y')} = ${'a'}`)).toEqual({ text: '[t0].[x] = @p1 AND [y] = @p2', params: [1, 'a'] });
   });
 
   it('qualifies tables with the configured schema, dbo by default', () => {
     expect(renderMssql(orders).text).toBe('[dbo].[orders]');
-    expect(renderMssql(dialect.tableRef('orders', { vendor: 'mssql', schema: 'sales' })).text).toBe('[sales].[orders]');
+    expect(renderMssql(dialect.bind({ vendor: 'mssql', schema: 'sales' }).tableRef('orders')).text).toBe('[sales].[orders]');
   });
 
   it('pages with OFFSET/FETCH after the ORDER BY, offset then limit', () => {
-    const page = sql`SELECT ${col('id')} FROM ${orders} [t0] ORDER BY ${dialect.orderTerm(col('id'), 'asc')}${dialect.paginate(20, 40)}`;
+    const page = sql`SELECT ${col('id')} FROM ${orders} [t0] ORDER BY ${dialect.sql.orderTerm(col('id'), 'asc')}${dialect.sql.paginate(20, 40)}`;
     const rendered = renderMssql(page);
     expect(rendered).toEqual({
       text: 'SELECT [t0].[id] FROM [dbo].[orders] [t0] ORDER BY CASE WHEN [t0].[id] IS NULL THEN 1 ELSE 0 END, [t0].[id] ASC OFFSET @p1 ROWS FETCH NEXT @p2 ROWS ONLY',
@@ -36,78 +36,69 @@ describe('names, parameters and paging', () => {
   });
 
   it('sorts NULLs last ascending and first descending', () => {
-    expect(renderMssql(dialect.orderTerm(col('note'), 'asc')).text).toBe('CASE WHEN [t0].[note] IS NULL THEN 1 ELSE 0 END, [t0].[note] ASC');
-    expect(renderMssql(dialect.orderTerm(col('note'), 'desc')).text).toBe('CASE WHEN [t0].[note] IS NULL THEN 0 ELSE 1 END, [t0].[note] DESC');
+    expect(renderMssql(dialect.sql.orderTerm(col('note'), 'asc')).text).toBe('CASE WHEN [t0].[note] IS NULL THEN 1 ELSE 0 END, [t0].[note] ASC');
+    expect(renderMssql(dialect.sql.orderTerm(col('note'), 'desc')).text).toBe('CASE WHEN [t0].[note] IS NULL THEN 0 ELSE 1 END, [t0].[note] DESC');
   });
 
   it('has the TDS parameter budget and MERGE on exactly the named columns', () => {
-    expect(dialect.maxParams).toBe(2000);
-    expect(dialect.maxParams).toBeLessThan(2100);
-    expect(dialect.upsertMatchesAnyUniqueKey).toBe(false);
-    expect(dialect.jsonArrivesAsText).toBe(true);
+    expect(dialect.capabilities.maxParams).toBe(2000);
+    expect(dialect.capabilities.maxParams).toBeLessThan(2100);
+    expect(dialect.capabilities.upsertMatchesAnyUniqueKey).toBe(false);
+    expect(dialect.capabilities.jsonArrivesAsText).toBe(true);
   });
 });
 
 describe('LIKE', () => {
   it('compares in code units with backslash escapes; case-insensitive lowers both sides', () => {
-    expect(renderMssql(dialect.like(col('name'), sql`${'Zo%'}`, false))).toEqual({
+    expect(renderMssql(dialect.sql.like(col('name'), sql`${'Zo%'}`, false))).toEqual({
       text: "CAST([t0].[name] AS nvarchar(max)) COLLATE Latin1_General_100_BIN2 LIKE @p1 COLLATE Latin1_General_100_BIN2 ESCAPE '\\'",
       params: ['Zo%'],
     });
-    expect(renderMssql(dialect.like(col('name'), sql`${'a%'}`, true))).toEqual({
+    expect(renderMssql(dialect.sql.like(col('name'), sql`${'a%'}`, true))).toEqual({
       text: "LOWER(CAST([t0].[name] AS nvarchar(max))) COLLATE Latin1_General_100_BIN2 LIKE LOWER(@p1) COLLATE Latin1_General_100_BIN2 ESCAPE '\\'",
       params: ['a%'],
     });
   });
 
   it('makes [ literal in bound patterns, keeping escaped characters as they are', () => {
-    expect(renderMssql(dialect.like(col('name'), sql`${'%[x]\\%\\[_'}`, false)).params).toEqual(['%\\[x]\\%\\[_']);
+    expect(renderMssql(dialect.sql.like(col('name'), sql`${'%[x]\\%\\[_'}`, false)).params).toEqual(['%\\[x]\\%\\[_']);
   });
 
   it('escapes [ in SQL when the pattern is an expression', () => {
-    expect(renderMssql(dialect.like(col('name'), col('pattern'), false)).text).toBe(
+    expect(renderMssql(dialect.sql.like(col('name'), col('pattern'), false)).text).toBe(
       "CAST([t0].[name] AS nvarchar(max)) COLLATE Latin1_General_100_BIN2 LIKE REPLACE([t0].[pattern], N'[', N'[[]') COLLATE Latin1_General_100_BIN2 ESCAPE '\\'",
     );
   });
 
   it('parses inside a WHERE clause', () => {
-    parseTsql(renderMssql(sql`SELECT 1 FROM ${orders} [t0] WHERE ${dialect.like(col('note'), sql`${'%x%'}`, true)}`).text);
+    parseTsql(renderMssql(sql`SELECT 1 FROM ${orders} [t0] WHERE ${dialect.sql.like(col('note'), sql`${'%x%'}`, true)}`).text);
   });
 });
 
 describe('values', () => {
-  it('turns a predicate into a bit value that keeps NULL for unknown', () => {
-    const rendered = renderMssql(dialect.predicateAsValue(sql`${col('qty')} > ${2}`));
-    expect(rendered).toEqual({
-      text: '(CASE WHEN [t0].[qty] > @p1 THEN CAST(1 AS bit) WHEN NOT ([t0].[qty] > @p2) THEN CAST(0 AS bit) END)',
-      params: [2, 2],
-    });
-    parseTsql(`SELECT ${rendered.text} AS [v] FROM [dbo].[orders] [t0]`);
-  });
-
   it('encodes booleans as 1/0, timestamps as Dates, json as text, bigint and decimal as text', () => {
-    expect(dialect.encodeValue('boolean', true)).toBe(1);
-    expect(dialect.encodeValue('boolean', false)).toBe(0);
-    expect(dialect.encodeValue('timestamp', '2026-11-22T10:00:00.123+01:00')).toEqual(new Date('2026-11-22T09:00:00.123Z'));
-    expect(dialect.encodeValue('timestamp', new Date(0))).toEqual(new Date(0));
-    expect(dialect.encodeValue('json', { a: [1, 'x'] })).toBe('{"a":[1,"x"]}');
-    expect(dialect.encodeValue('json', 'text')).toBe('"text"');
-    expect(dialect.encodeValue('bigint', 9007199254740991)).toBe('9007199254740991');
-    expect(dialect.encodeValue('bigint', '9223372036854775807')).toBe('9223372036854775807');
-    expect(dialect.encodeValue('decimal', 12.5)).toBe('12.5');
-    expect(dialect.encodeValue('decimal', '0.10')).toBe('0.10');
-    expect(dialect.encodeValue('integer', 7)).toBe(7);
-    expect(dialect.encodeValue('date', '2024-02-29')).toBe('2024-02-29');
-    expect(dialect.encodeValue('uuid', '6f1c2d1e-0000-4000-8000-000000000001')).toBe('6f1c2d1e-0000-4000-8000-000000000001');
-    expect(dialect.encodeValue('text', null)).toBeNull();
-    expect(dialect.encodeValue('text', undefined)).toBeNull();
+    expect(dialect.sql.encodeValue('boolean', true)).toBe(1);
+    expect(dialect.sql.encodeValue('boolean', false)).toBe(0);
+    expect(dialect.sql.encodeValue('timestamp', '2026-11-22T10:00:00.123+01:00')).toEqual(new Date('2026-11-22T09:00:00.123Z'));
+    expect(dialect.sql.encodeValue('timestamp', new Date(0))).toEqual(new Date(0));
+    expect(dialect.sql.encodeValue('json', { a: [1, 'x'] })).toBe('{"a":[1,"x"]}');
+    expect(dialect.sql.encodeValue('json', 'text')).toBe('"text"');
+    expect(dialect.sql.encodeValue('bigint', 9007199254740991)).toBe('9007199254740991');
+    expect(dialect.sql.encodeValue('bigint', '9223372036854775807')).toBe('9223372036854775807');
+    expect(dialect.sql.encodeValue('decimal', 12.5)).toBe('12.5');
+    expect(dialect.sql.encodeValue('decimal', '0.10')).toBe('0.10');
+    expect(dialect.sql.encodeValue('integer', 7)).toBe(7);
+    expect(dialect.sql.encodeValue('date', '2024-02-29')).toBe('2024-02-29');
+    expect(dialect.sql.encodeValue('uuid', '6f1c2d1e-0000-4000-8000-000000000001')).toBe('6f1c2d1e-0000-4000-8000-000000000001');
+    expect(dialect.sql.encodeValue('text', null)).toBeNull();
+    expect(dialect.sql.encodeValue('text', undefined)).toBeNull();
   });
 });
 
 describe('UPDATE, DELETE and DDL', () => {
   it('updates through the alias named in FROM', () => {
     const assignments = join([sql`${ident('note')} = ${'x'}`, sql`${ident('quantity')} = ${2}`]);
-    const rendered = renderMssql(dialect.updateStatement(orders, 't0', assignments, sql`(${col('id')} = ${5})`));
+    const rendered = renderMssql(dialect.sql.updateStatement(orders, 't0', assignments, sql`(${col('id')} = ${5})`));
     expect(rendered).toEqual({
       text: 'UPDATE [t0] SET [note] = @p1, [quantity] = @p2 FROM [dbo].[orders] AS [t0] WHERE ([t0].[id] = @p3)',
       params: ['x', 2, 5],
@@ -116,7 +107,7 @@ describe('UPDATE, DELETE and DDL', () => {
   });
 
   it('deletes through the alias named in FROM', () => {
-    const rendered = renderMssql(dialect.deleteStatement(orders, 't0', sql`(${col('id')} = ${5}) AND (${col('status')} = ${'new'})`));
+    const rendered = renderMssql(dialect.sql.deleteStatement(orders, 't0', sql`(${col('id')} = ${5}) AND (${col('status')} = ${'new'})`));
     expect(rendered).toEqual({
       text: 'DELETE [t0] FROM [dbo].[orders] AS [t0] WHERE ([t0].[id] = @p1) AND ([t0].[status] = @p2)',
       params: [5, 'new'],
@@ -127,21 +118,21 @@ describe('UPDATE, DELETE and DDL', () => {
   it('adds nullable columns of every neutral type', () => {
     const types = { integer: 'int', bigint: 'bigint', decimal: 'decimal(18,6)', float: 'float', boolean: 'bit', date: 'date', timestamp: 'datetime2(3)', time: 'time(3)', uuid: 'uniqueidentifier', text: 'nvarchar(max)', binary: 'varbinary(max)' } as const;
     for (const [type, native] of Object.entries(types)) {
-      const rendered = renderMssql(dialect.addColumnStatement(orders, 'extra col', type as keyof typeof types));
+      const rendered = renderMssql(dialect.sql.addColumnStatement(orders, 'extra col', type as keyof typeof types));
       expect(rendered).toEqual({ text: `ALTER TABLE [dbo].[orders] ADD [extra col] ${native} NULL`, params: [] });
       parseTsql(rendered.text);
     }
   });
 
   it('adds json columns as nvarchar(max) with an ISJSON check, which introspects as json', () => {
-    const rendered = renderMssql(dialect.addColumnStatement(orders, 'meta', 'json'));
+    const rendered = renderMssql(dialect.sql.addColumnStatement(orders, 'meta', 'json'));
     expect(rendered.text).toBe('ALTER TABLE [dbo].[orders] ADD [meta] nvarchar(max) NULL CHECK (ISJSON([meta]) = 1)');
     // The catalog's normalised definition of that constraint:
     expect(jsonColumnsOf([{ table_name: 'orders', definition: '(isjson([meta])=(1))' }])).toEqual(new Set(['orders.meta']));
   });
 
   it('drops a column after the CHECK and DEFAULT constraints on it', () => {
-    const rendered = renderMssql(dialect.dropColumnStatement(orders, 'meta'));
+    const rendered = renderMssql(dialect.sql.dropColumnStatement(orders, 'meta'));
     expect(rendered.text.endsWith('EXEC sp_executesql @drop;\nALTER TABLE [dbo].[orders] DROP COLUMN [meta];')).toBe(true);
     expect(rendered.text).toContain('FROM sys.check_constraints');
     expect(rendered.text).toContain('FROM sys.default_constraints');
@@ -151,33 +142,33 @@ describe('UPDATE, DELETE and DDL', () => {
 });
 
 describe('row estimates', () => {
-  it('reads the root table row count from sys.partitions', async () => {
+  it('reads the row count of the root table it is given from sys.partitions', async () => {
     const seen: { text: string; params: readonly unknown[] }[] = [];
     const db = { query: async (statement: { text: string; params: readonly unknown[] }) => { seen.push(statement); return { rows: [{ n: '45' }], affectedRows: 0 }; } };
-    const estimate = renderMssql(sql`SELECT 1 FROM ${orders} ${ident('t0')} LEFT JOIN ${dialect.tableRef('customers', config)} ${ident('t1')} ON 1 = 1 WHERE ${col('id')} > ${3}`);
-    expect(await dialect.estimateRows(db, estimate)).toBe(45);
+    const estimate = renderMssql(sql`SELECT 1 FROM ${orders} ${ident('t0')} LEFT JOIN ${dialect.bind(config).tableRef('customers')} ${ident('t1')} ON 1 = 1 WHERE ${col('id')} > ${3}`);
+    expect(await dialect.bind(config).estimateRows(db, estimate, 'orders')).toBe(45);
     expect(seen).toEqual([{
       text: 'SELECT SUM([p].[rows]) AS [n] FROM sys.partitions AS [p] WHERE [p].[object_id] = OBJECT_ID(@p1) AND [p].[index_id] IN (0, 1)',
       params: ['[dbo].[orders]'],
     }]);
     parseTsql(seen[0]?.text ?? '');
-    expect(await dialect.estimateRows(db, renderMssql(sql`SELECT ${raw('COUNT(*)')} FROM ${orders}`))).toBeNull();
     const empty = { query: async () => ({ rows: [{ n: null }], affectedRows: 0 }) };
-    expect(await dialect.estimateRows(empty, estimate)).toBeNull();
+    expect(await dialect.bind(config).estimateRows(empty, estimate, 'orders')).toBeNull();
   });
 
-  it('finds bracketed names with doubled brackets', async () => {
-    let bound: unknown;
-    const db = { query: async (statement: { params: readonly unknown[] }) => { bound = statement.params[0]; return { rows: [{ n: 1 }], affectedRows: 0 }; } };
-    await dialect.estimateRows(db, renderMssql(sql`SELECT 1 FROM ${dialect.tableRef('we]ird', { vendor: 'mssql', schema: 's s' })} [t0]`));
-    expect(bound).toBe('[s s].[we]]ird]');
+  it('names the table with doubled brackets', async () => {
+    let named: unknown;
+    const db = { query: async (statement: { params: readonly unknown[] }) => { named = statement.params[0]; return { rows: [{ n: 1 }], affectedRows: 0 }; } };
+    const bound = dialect.bind({ vendor: 'mssql', schema: 's s' });
+    await bound.estimateRows(db, renderMssql(sql`SELECT 1 FROM ${bound.tableRef('we]ird')} [t0]`), 'we]ird');
+    expect(named).toBe('[s s].[we]]ird]');
   });
 });
 
 describe('introspection', () => {
   it('runs five catalog queries bound to the schema, each valid T-SQL', async () => {
     const db = catalogExecutor();
-    await dialect.introspect(db, { vendor: 'mssql', schema: 'sales' });
+    await dialect.bind({ vendor: 'mssql', schema: 'sales' }).introspect(db);
     expect(db.statements.map((s) => s.text)).toEqual([TABLES, COLUMNS, UNIQUE_KEYS, FOREIGN_KEYS, JSON_CHECKS]);
     for (const statement of db.statements) {
       expect(statement.params).toEqual(['sales']);
@@ -187,7 +178,7 @@ describe('introspection', () => {
   });
 
   it('reads the fixture: types, lengths, identity, defaults, keys and foreign keys', async () => {
-    const schema = await dialect.introspect(catalogExecutor(), config);
+    const schema = await dialect.bind(config).introspect(catalogExecutor());
     expect(schema.tables.map((t) => [t.name, t.estimatedRows])).toEqual([['customers', 12], ['orders', 45], ['products', 3], ['regions', 3]]);
     const customers = schema.tables[0];
     expect(customers?.primaryKey).toEqual(['id']);
@@ -233,7 +224,7 @@ describe('introspection', () => {
       [UNIQUE_KEYS]: [], [FOREIGN_KEYS]: [],
       [JSON_CHECKS]: [{ table_name: 't', definition: '(isjson([z])>(0))' }],
     };
-    const [table] = (await dialect.introspect(catalogExecutor(rows), config)).tables;
+    const [table] = (await dialect.bind(config).introspect(catalogExecutor(rows))).tables;
     expect(table?.estimatedRows).toBe(-1);
     expect(table?.primaryKey).toEqual([]);
     expect(table?.columns.map((c) => `${c.name}:${c.type}:${c.nativeType}:${c.maxLength}:${c.generated}`)).toEqual([

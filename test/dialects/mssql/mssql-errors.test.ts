@@ -40,7 +40,7 @@ describe('SQL Server error numbers', () => {
     const error = serverError(number, message);
     expect(error.number).toBe(number);
     expect(mapMssqlError(error)).toEqual(expected);
-    expect(dialect.mapError(error)).toEqual(expected);
+    expect(dialect.errors(error)).toEqual(expected);
   });
 
   it('reads the first of several server errors (precedingErrors)', () => {

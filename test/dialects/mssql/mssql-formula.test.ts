@@ -49,8 +49,8 @@ function columnRef(path: readonly string[]): Sql {
   return ident(aliases[depth] ?? 'x', column);
 }
 
-const emitted = (text: string) => render(compileFormula(text, { ...context, dialect: mssqlFormula, columnRef }).sql, dialect);
-const predicate = (text: string) => render(compileFormula(text, { ...context, dialect: mssqlFormula, columnRef, as: 'predicate' }).sql, dialect);
+const emitted = (text: string) => render(compileFormula(text, { ...context, dialect: mssqlFormula, columnRef }).sql, dialect.sql);
+const predicate = (text: string) => render(compileFormula(text, { ...context, dialect: mssqlFormula, columnRef, as: 'predicate' }).sql, dialect.sql);
 const selectOf = (expr: string) => `SELECT ${expr} AS [v] FROM [dbo].[orders] [o] LEFT JOIN [dbo].[customers] [c] ON [c].[id] = [o].[customer_id] LEFT JOIN [dbo].[regions] [r] ON [r].[id] = [c].[region_id]`;
 
 const F = (p: number) => `CAST(@p${p} AS float)`;
@@ -198,7 +198,7 @@ describe('every example compiles to T-SQL the parser accepts', () => {
 describe('the dialect exposes the formula hooks', () => {
   it('is the SQL Server formula dialect', () => {
     expect(dialect.formula.vendor).toBe('mssql');
-    expect(render(dialect.formula.literal('x', 'text'), dialect).text).toBe(T(1));
-    expect(render(sql`${dialect.formula.nullLiteral('timestamp')}`, dialect).text).toBe('CAST(NULL AS datetime2(3))');
+    expect(render(dialect.formula.literal('x', 'text'), dialect.sql).text).toBe(T(1));
+    expect(render(sql`${dialect.formula.nullLiteral('timestamp')}`, dialect.sql).text).toBe('CAST(NULL AS datetime2(3))');
   });
 });

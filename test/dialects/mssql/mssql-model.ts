@@ -18,7 +18,7 @@ export const dialect = createMssqlDialect();
 export const config = { vendor: 'mssql' } as const;
 
 export function renderMssql(fragment: Sql): CompiledSql {
-  return render(fragment, dialect);
+  return render(fragment, dialect.sql);
 }
 
 type Row = Record<string, unknown>;
@@ -98,7 +98,7 @@ export function catalogExecutor(rows: Record<string, Row[]> = catalogRows): Exec
 }
 
 export async function fixtureModel(): Promise<SchemaModel> {
-  return buildModel(await dialect.introspect(catalogExecutor(), config));
+  return buildModel(await dialect.bind(config).introspect(catalogExecutor()));
 }
 
 export function shapeOf(model: SchemaModel, name: string): ViewShape {

@@ -40,7 +40,7 @@ describe('reads compiled for SQL Server', () => {
       filters: [{ path: ['customer', 'region', 'name'], op: 'eq', value: 'North' }, { path: ['note'], op: 'contains', value: '50%' }],
       sort: [{ path: ['customer', 'name'], direction: 'desc' }],
     }));
-    const compiled = compileRead(plan, dialect, config);
+    const compiled = compileRead(plan, dialect.bind(config));
     const page = renderMssql(compiled.page);
     expect(page.text).toBe(
       'SELECT [t0].[id] AS [c0], [t0].[amount] AS [c1], [t1].[id] AS [c2], [t1].[name] AS [c3], [t2].[id] AS [c4], [t2].[name] AS [c5] ' +
@@ -74,7 +74,7 @@ describe('reads compiled for SQL Server', () => {
         { path: ['name'], op: 'ilike', value: 'a%' },
       ],
     }));
-    const page = renderMssql(compileRead(plan, dialect, config).page);
+    const page = renderMssql(compileRead(plan, dialect.bind(config)).page);
     expect(page.text).toBe(
       'SELECT [t0].[id] AS [c0] FROM [dbo].[customers] [t0] WHERE ([t0].[vip] = @p1) AND ([t0].[created_at] >= @p2) AND ([t0].[region_id] IN (@p3, @p4)) ' +
         "AND ([t0].[birth_date] IS NOT NULL) AND (LOWER(CAST([t0].[name] AS nvarchar(max))) COLLATE Latin1_General_100_BIN2 LIKE LOWER(@p5) COLLATE Latin1_General_100_BIN2 ESCAPE '\\') " +
@@ -90,11 +90,11 @@ describe('reads compiled for SQL Server', () => {
     const checked = checkFormula(parseFormula('amount / quantity'), { entity: orders, model });
     const computed: ComputedField = {
       fieldName: 'unitPrice', valueType: checked.type, refs: checked.refs, broken: null,
-      emit: (columnRef, d) => emitFormula(checked, { dialect: d.formula, columnRef }),
+      emit: (columnRef, formula) => emitFormula(checked, { dialect: formula, columnRef }),
     };
     const shape = { ...shapeOf(model, 'orders'), computed: [computed] };
     const plan = planRead(scopeOf(model, 'orders', shape), request({ fields: [['id'], ['unitPrice']], sort: [{ path: ['unitPrice'], direction: 'asc' }], size: 3 }));
-    const page = renderMssql(compileRead(plan, dialect, config).page);
+    const page = renderMssql(compileRead(plan, dialect.bind(config)).page);
     const expr = '(CAST([t0].[amount] AS float) / NULLIF(CAST([t0].[quantity] AS float), 0))';
     expect(page.text).toBe(
       `SELECT [t0].[id] AS [c0], (${expr}) AS [c1] FROM [dbo].[orders] [t0] ` +

@@ -10,7 +10,7 @@ import type { Executor, QueryResult, UpsertStatement } from '../../../dialects/d
 import { chunkRows, renderMssqlInsert, renderMssqlUpsert } from '../../../dialects/mssql/mssql-upsert.ts';
 import { config, dialect, renderMssql } from './mssql-model.ts';
 
-const products = dialect.tableRef('products', config);
+const products = dialect.bind(config).tableRef('products');
 
 function upsert(overrides: Partial<UpsertStatement> = {}): UpsertStatement {
   return {
@@ -96,24 +96,24 @@ describe('upsert outcomes', () => {
   ];
 
   it('counts inserted and updated rows from OUTPUT $action', async () => {
-    expect(await dialect.upsert(recorder(counts(1, 1)), upsert(), config)).toEqual({ inserted: 1, updated: 1, ignored: 0 });
+    expect(await dialect.bind(config).upsert(recorder(counts(1, 1)), upsert())).toEqual({ inserted: 1, updated: 1, ignored: 0 });
   });
 
   it('counts rows not output as ignored in IGNORE mode', async () => {
-    expect(await dialect.upsert(recorder(counts(1, 0)), upsert({ action: 'IGNORE' }), config)).toEqual({ inserted: 1, updated: 0, ignored: 1 });
+    expect(await dialect.bind(config).upsert(recorder(counts(1, 0)), upsert({ action: 'IGNORE' }))).toEqual({ inserted: 1, updated: 0, ignored: 1 });
   });
 
   it('counts matched rows as updated when UPDATE has nothing to overwrite', async () => {
-    expect(await dialect.upsert(recorder(counts(1, 0)), upsert({ updateColumns: [] }), config)).toEqual({ inserted: 1, updated: 1, ignored: 0 });
+    expect(await dialect.bind(config).upsert(recorder(counts(1, 0)), upsert({ updateColumns: [] }))).toEqual({ inserted: 1, updated: 1, ignored: 0 });
   });
 
   it('counts every row of an ERROR insert', async () => {
-    expect(await dialect.upsert(recorder(counts(2, 0)), upsert({ action: 'ERROR' }), config)).toEqual({ inserted: 2, updated: 0, ignored: 0 });
+    expect(await dialect.bind(config).upsert(recorder(counts(2, 0)), upsert({ action: 'ERROR' }))).toEqual({ inserted: 2, updated: 0, ignored: 0 });
   });
 
   it('propagates the database refusal', async () => {
     const failing: Executor = { query: async () => { throw Object.assign(new Error('Violation of UNIQUE KEY constraint'), { number: 2627 }); } };
-    await expect(dialect.upsert(failing, upsert({ action: 'ERROR' }), config)).rejects.toThrow('UNIQUE KEY');
+    await expect(dialect.bind(config).upsert(failing, upsert({ action: 'ERROR' }))).rejects.toThrow('UNIQUE KEY');
   });
 });
 
@@ -124,17 +124,17 @@ describe('the 2100-parameter cap', () => {
   it('core chunks a 1000-row × 5-column batch by maxParams into statements under 2100 parameters', async () => {
     const db = recorder((s) => [{ action: 'INSERT', n: (s.params.length) / 5 }]);
     // What core/write/bulk.ts does: rows per statement = floor(maxParams / columns).
-    const perStatement = Math.floor(dialect.maxParams / 5);
+    const perStatement = Math.floor(dialect.capabilities.maxParams / 5);
     expect(perStatement).toBe(400);
     let inserted = 0;
-    for (const chunk of chunkRows(rows, 5, dialect.maxParams)) inserted += (await dialect.upsert(db, { ...wide, rows: chunk }, config)).inserted;
+    for (const chunk of chunkRows(rows, 5, dialect.capabilities.maxParams)) inserted += (await dialect.bind(config).upsert(db, { ...wide, rows: chunk })).inserted;
     expect(db.statements.map((s) => s.params.length)).toEqual([2000, 2000, 1000]);
     expect(inserted).toBe(1000);
   });
 
   it('the dialect splits an oversized statement itself and sums the outcomes', async () => {
     const db = recorder((s) => [{ action: 'UPDATE', n: s.params.length / 5 }]);
-    expect(await dialect.upsert(db, wide, config)).toEqual({ inserted: 0, updated: 1000, ignored: 0 });
+    expect(await dialect.bind(config).upsert(db, wide)).toEqual({ inserted: 0, updated: 1000, ignored: 0 });
     expect(db.statements).toHaveLength(3);
     for (const statement of db.statements) {
       expect(statement.params.length).toBeLessThanOrEqual(2100);
@@ -148,7 +148,7 @@ describe('the 2100-parameter cap', () => {
   it('keeps the identity wrapper within the cap', async () => {
     const db = recorder(() => []);
     const withId = upsert({ columns: ['id', 'sku', 'name', 'price', 'active'], rows: rows.map((r, i) => [i + 1, ...r.slice(0, 4)]), conflictColumns: ['id'], updateColumns: ['sku'] });
-    await dialect.upsert(db, withId, config);
+    await dialect.bind(config).upsert(db, withId);
     expect(db.statements.map((s) => s.params.length)).toEqual([2002, 2002, 1002]);
   });
 });
@@ -156,7 +156,7 @@ describe('the 2100-parameter cap', () => {
 describe('insert', () => {
   it('one row: INSERT … OUTPUT INSERTED.<key> INTO a table variable', async () => {
     const db = recorder(() => [{ returned: 7 }]);
-    const ids = await dialect.insert(db, { table: 'products', columns: ['sku', 'name'], rows: [['A', 'B']], returning: 'id' }, config);
+    const ids = await dialect.bind(config).insert(db, { table: 'products', columns: ['sku', 'name'], rows: [['A', 'B']], returning: 'id' });
     expect(ids).toEqual([7]);
     expect(db.statements[0]).toEqual({
       text: `DECLARE @out TABLE ([__row] int, [returned] sql_variant);
@@ -176,7 +176,7 @@ SELECT [returned] FROM @out ORDER BY [__row];`);
 
   it('a row without columns is DEFAULT VALUES, one statement per row', async () => {
     const db = recorder(() => [{ returned: 1 }]);
-    expect(await dialect.insert(db, { table: 'products', columns: [], rows: [[], []], returning: 'id' }, config)).toEqual([1, 1]);
+    expect(await dialect.bind(config).insert(db, { table: 'products', columns: [], rows: [[], []], returning: 'id' })).toEqual([1, 1]);
     expect(db.statements.map((s) => s.text.split('\n')[1])).toEqual([
       'INSERT INTO [dbo].[products] OUTPUT 0, [INSERTED].[id] INTO @out ([__row], [returned]) DEFAULT VALUES;',
       'INSERT INTO [dbo].[products] OUTPUT 0, [INSERTED].[id] INTO @out ([__row], [returned]) DEFAULT VALUES;',
@@ -185,7 +185,7 @@ SELECT [returned] FROM @out ORDER BY [__row];`);
 
   it('a given key value is inserted under the identity guard', async () => {
     const db = recorder(() => [{ returned: 77 }]);
-    await dialect.insert(db, { table: 'regions', columns: ['id', 'name'], rows: [[77, 'x']], returning: 'id' }, config);
+    await dialect.bind(config).insert(db, { table: 'regions', columns: ['id', 'name'], rows: [[77, 'x']], returning: 'id' });
     expect(db.statements[0]?.text).toContain('IF @identity = 1 SET IDENTITY_INSERT [dbo].[regions] ON;');
     expect(db.statements[0]?.params).toEqual(['[dbo].[regions]', 'id', 77, 'x']);
   });

@@ -35,11 +35,11 @@ describe.skipIf(!available)('mysql driver values', () => {
 
   async function roundTrip(values: Record<string, unknown>): Promise<Record<string, unknown>> {
     const columns = COLUMNS.filter(([name]) => name in values);
-    const row = columns.map(([name, type]) => dialect.encodeValue(type, values[name]));
-    const [id] = await dialect.insert(db.driver, { table: 'vals', columns: columns.map(([c]) => c), rows: [row], returning: 'id' }, { vendor: 'mysql' });
+    const row = columns.map(([name, type]) => dialect.sql.encodeValue(type, values[name]));
+    const [id] = await dialect.bind({ vendor: 'mysql' }).insert(db.driver, { table: 'vals', columns: columns.map(([c]) => c), rows: [row], returning: 'id' });
     const select = sql`SELECT * FROM ${ident('vals')} WHERE ${ident('id')} = ${id}`;
     const read = (await db.run(select)).rows[0] ?? {};
-    return Object.fromEntries(COLUMNS.filter(([name]) => name in values || name === 'id').map(([name, type]) => [name, toWireValue(type, read[name], dialect.jsonArrivesAsText)]));
+    return Object.fromEntries(COLUMNS.filter(([name]) => name in values || name === 'id').map(([name, type]) => [name, toWireValue(type, read[name], dialect.capabilities.jsonArrivesAsText)]));
   }
 
   it('round-trips exact decimals, bigints beyond 2^53, booleans and dates', async () => {
@@ -101,15 +101,15 @@ describe.skipIf(!available)('mysql driver values', () => {
 
   it('counts matched rows for an UPDATE that changes nothing', async () => {
     const wire = await roundTrip({ txt: 'same' });
-    const update = dialect.updateStatement(dialect.tableRef('vals', { vendor: 'mysql' }), 't0', sql`${ident('txt')} = ${'same'}`, sql`${ident('t0', 'id')} = ${wire.id}`);
+    const update = dialect.sql.updateStatement(dialect.bind({ vendor: 'mysql' }).tableRef('vals'), 't0', sql`${ident('txt')} = ${'same'}`, sql`${ident('t0', 'id')} = ${wire.id}`);
     expect((await db.run(update)).affectedRows).toBe(1);
-    const none = dialect.updateStatement(dialect.tableRef('vals', { vendor: 'mysql' }), 't0', sql`${ident('txt')} = ${'x'}`, sql`${ident('t0', 'id')} = ${-1}`);
+    const none = dialect.sql.updateStatement(dialect.bind({ vendor: 'mysql' }).tableRef('vals'), 't0', sql`${ident('txt')} = ${'x'}`, sql`${ident('t0', 'id')} = ${-1}`);
     expect((await db.run(none)).affectedRows).toBe(0);
   });
 
   it('deletes through the alias and counts the rows', async () => {
     const wire = await roundTrip({ txt: 'gone' });
-    const del = dialect.deleteStatement(dialect.tableRef('vals', { vendor: 'mysql' }), 't0', sql`${ident('t0', 'id')} = ${wire.id}`);
+    const del = dialect.sql.deleteStatement(dialect.bind({ vendor: 'mysql' }).tableRef('vals'), 't0', sql`${ident('t0', 'id')} = ${wire.id}`);
     expect((await db.run(del)).affectedRows).toBe(1);
     expect((await db.run(del)).affectedRows).toBe(0);
   });

@@ -11,7 +11,7 @@ async function failure(db: Executor, text: string, params: unknown[] = []): Prom
   try {
     await db.query({ text, params });
   } catch (error) {
-    return dialect.mapError(error);
+    return dialect.errors(error);
   }
   throw new Error(`expected '${text}' to fail`);
 }
@@ -83,7 +83,7 @@ describe.skipIf(!available)('mysql error mapping', () => {
     const results = await Promise.allSettled([worker(1, 2), worker(2, 1)]);
     const rejected = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
     expect(rejected).toHaveLength(1);
-    expect(dialect.mapError(rejected[0]?.reason)).toEqual({ kind: 'deadlock' });
+    expect(dialect.errors(rejected[0]?.reason)).toEqual({ kind: 'deadlock' });
   });
 
   it('a killed session and an unreachable server are connection_lost', async () => {
@@ -94,7 +94,7 @@ describe.skipIf(!available)('mysql error mapping', () => {
         await tx.query({ text: 'SELECT 1', params: [] });
       })
       .catch((e: unknown) => e);
-    expect(dialect.mapError(error)).toEqual({ kind: 'connection_lost' });
+    expect(dialect.errors(error)).toEqual({ kind: 'connection_lost' });
     // The pool replaces the dead connection.
     await db.driver.ping();
     const url = new URL(MYSQL_ADMIN_URL);
@@ -102,7 +102,7 @@ describe.skipIf(!available)('mysql error mapping', () => {
     const dead = await dialect.connect({ vendor: 'mysql', url: url.toString() });
     const refused = await dead.query({ text: 'SELECT 1', params: [] }).catch((e: unknown) => e);
     await dead.close();
-    expect(dialect.mapError(refused)).toEqual({ kind: 'connection_lost' });
+    expect(dialect.errors(refused)).toEqual({ kind: 'connection_lost' });
   });
 
   it('maps messages of MySQL 8 too (table-qualified key names)', () => {

@@ -66,7 +66,7 @@ function normalise(value: unknown, type: string): unknown {
 }
 
 describe('MySQL formula SQL for text', () => {
-  const emitted = (text: string) => render(emitFormula(checkFormula(parseFormula(text), context), { dialect: mysqlFormula, columnRef }), dialect).text;
+  const emitted = (text: string) => render(emitFormula(checkFormula(parseFormula(text), context), { dialect: mysqlFormula, columnRef }), dialect.sql).text;
 
   it('reads text columns and literals as utf8mb4_bin, whatever the column collation', () => {
     expect(emitted('code')).toBe('(CONVERT(`o`.`code` USING utf8mb4) COLLATE utf8mb4_bin)');
@@ -104,7 +104,7 @@ describe.skipIf(!available)('MySQL formulas on MariaDB', () => {
   async function run(checked: CheckedFormula): Promise<unknown[]> {
     const expr = emitFormula(checked, { dialect: mysqlFormula, columnRef });
     const query = sql`SELECT ${expr} AS v FROM orders o LEFT JOIN customers c ON c.id = o.customer_id LEFT JOIN regions r ON r.id = c.region_id ORDER BY o.id`;
-    const rows = (await db.driver.query(render(query, dialect))).rows;
+    const rows = (await db.driver.query(render(query, dialect.sql))).rows;
     return rows.map((row) => normalise(row.v, checked.type));
   }
 

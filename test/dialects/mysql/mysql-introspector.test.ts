@@ -35,7 +35,7 @@ describe.skipIf(!available)('mysql introspection', () => {
       a int NULL, b int NULL,
       UNIQUE KEY kinds_pair (a, b), UNIQUE KEY kinds_label_prefix (label(5)), KEY kinds_plain (small)
     ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4`);
-    schema = await dialect.introspect(db.driver, { vendor: 'mysql', url: db.url });
+    schema = await dialect.bind({ vendor: 'mysql', url: db.url }).introspect(db.driver);
   });
   afterAll(async () => db?.close());
 
@@ -116,9 +116,9 @@ describe.skipIf(!available)('mysql introspection', () => {
   });
 
   it('reads another database when config.schema names it', async () => {
-    const other = await dialect.introspect(db.driver, { vendor: 'mysql', url: db.url, schema: 'information_schema' });
+    const other = await dialect.bind({ vendor: 'mysql', url: db.url, schema: 'information_schema' }).introspect(db.driver);
     expect(other.tables).toEqual([]);
-    const same = await dialect.introspect(db.driver, { vendor: 'mysql', url: db.url, schema: db.name });
+    const same = await dialect.bind({ vendor: 'mysql', url: db.url, schema: db.name }).introspect(db.driver);
     expect(same.tables.map((t) => t.name)).toContain('orders');
   });
 });

@@ -9,30 +9,30 @@ const config = { vendor: 'mysql' };
 
 describe('mysql rendering (no database)', () => {
   it('quotes identifiers with backticks, doubling embedded ones, and binds with ?', () => {
-    expect(dialect.quoteIdent('we`ird')).toBe('`we``ird`');
-    expect(render(sql`SELECT ${ident('t0', 'a b')} FROM ${dialect.tableRef('orders', config)} WHERE x = ${1} AND y = ${2}`, dialect)).toEqual({
+    expect(dialect.sql.quoteIdent('we`ird')).toBe('`we``ird`');
+    expect(render(sql`SELECT ${ident('t0', 'a b')} FROM ${dialect.bind(config).tableRef('orders')} WHERE x = ${1} AND y = ${2}`, dialect.sql)).toEqual({
       text: 'SELECT `t0`.`a b` FROM `orders` WHERE x = ? AND y = ?',
       params: [1, 2],
     });
-    expect(render(dialect.tableRef('orders', { vendor: 'mysql', schema: 'shop' }), dialect).text).toBe('`shop`.`orders`');
+    expect(render(dialect.bind({ vendor: 'mysql', schema: 'shop' }).tableRef('orders'), dialect.sql).text).toBe('`shop`.`orders`');
   });
 
   it('emits ESCAPE with one backslash in SQL text and NULL ordering explicitly', () => {
-    expect(render(dialect.like(ident('c'), sql`${'a%'}`, false), dialect).text).toBe("CAST(`c` AS CHAR CHARACTER SET utf8mb4) COLLATE utf8mb4_bin LIKE ? ESCAPE '\\\\'");
-    expect(render(dialect.orderTerm(sql`(${ident('c')} + ${1})`, 'desc'), dialect)).toEqual({ text: '(`c` + ?) IS NOT NULL, (`c` + ?) DESC', params: [1, 1] });
+    expect(render(dialect.sql.like(ident('c'), sql`${'a%'}`, false), dialect.sql).text).toBe("CAST(`c` AS CHAR CHARACTER SET utf8mb4) COLLATE utf8mb4_bin LIKE ? ESCAPE '\\\\'");
+    expect(render(dialect.sql.orderTerm(sql`(${ident('c')} + ${1})`, 'desc'), dialect.sql)).toEqual({ text: '(`c` + ?) IS NOT NULL, (`c` + ?) DESC', params: [1, 1] });
   });
 
   it('encodes values for binding', () => {
-    expect(dialect.encodeValue('timestamp', '2026-11-22T10:00:00.000Z')).toBe('2026-11-22 10:00:00.000');
-    expect(dialect.encodeValue('timestamp', '2026-11-22T12:00:00.5+02:00')).toBe('2026-11-22 10:00:00.500');
-    expect(dialect.encodeValue('timestamp', new Date(Date.UTC(2026, 0, 2, 3, 4, 5, 6)))).toBe('2026-01-02 03:04:05.006');
-    expect(dialect.encodeValue('boolean', true)).toBe(1);
-    expect(dialect.encodeValue('boolean', false)).toBe(0);
-    expect(dialect.encodeValue('json', { a: [1] })).toBe('{"a":[1]}');
-    expect(dialect.encodeValue('json', 'text')).toBe('"text"');
-    expect(dialect.encodeValue('date', '2026-02-03')).toBe('2026-02-03');
-    expect(dialect.encodeValue('bigint', '9007199254740993')).toBe('9007199254740993');
-    expect(dialect.encodeValue('text', null)).toBeNull();
+    expect(dialect.sql.encodeValue('timestamp', '2026-11-22T10:00:00.000Z')).toBe('2026-11-22 10:00:00.000');
+    expect(dialect.sql.encodeValue('timestamp', '2026-11-22T12:00:00.5+02:00')).toBe('2026-11-22 10:00:00.500');
+    expect(dialect.sql.encodeValue('timestamp', new Date(Date.UTC(2026, 0, 2, 3, 4, 5, 6)))).toBe('2026-01-02 03:04:05.006');
+    expect(dialect.sql.encodeValue('boolean', true)).toBe(1);
+    expect(dialect.sql.encodeValue('boolean', false)).toBe(0);
+    expect(dialect.sql.encodeValue('json', { a: [1] })).toBe('{"a":[1]}');
+    expect(dialect.sql.encodeValue('json', 'text')).toBe('"text"');
+    expect(dialect.sql.encodeValue('date', '2026-02-03')).toBe('2026-02-03');
+    expect(dialect.sql.encodeValue('bigint', '9007199254740993')).toBe('9007199254740993');
+    expect(dialect.sql.encodeValue('text', null)).toBeNull();
   });
 });
 
@@ -44,10 +44,10 @@ describe.skipIf(!available)('mysql reads', () => {
   afterAll(async () => db?.close());
 
   async function customerIds(where: Sql, order: Sql = sql`${ident('t0', 'id')} ASC`): Promise<unknown[]> {
-    const select = sql`SELECT ${ident('t0', 'id')} AS ${ident('id')} FROM ${dialect.tableRef('customers', config)} ${ident('t0')} WHERE ${where} ORDER BY ${order}`;
+    const select = sql`SELECT ${ident('t0', 'id')} AS ${ident('id')} FROM ${dialect.bind(config).tableRef('customers')} ${ident('t0')} WHERE ${where} ORDER BY ${order}`;
     return (await db.run(select)).rows.map((r) => r.id);
   }
-  const like = (column: string, pattern: string, ci = false) => dialect.like(ident('t0', column), sql`${pattern}`, ci);
+  const like = (column: string, pattern: string, ci = false) => dialect.sql.like(ident('t0', column), sql`${pattern}`, ci);
 
   it('escapes % and _ with a backslash', async () => {
     expect(await customerIds(like('name', `%${escapeLike('%_')}%`))).toEqual([12]);
@@ -83,18 +83,13 @@ describe.skipIf(!available)('mysql reads', () => {
 
   it('sorts NULLs last ascending and first descending, and pages after ORDER BY', async () => {
     const birth = ident('t0', 'birth_date');
-    const asc = await customerIds(sql`1 = 1`, join([dialect.orderTerm(birth, 'asc'), dialect.orderTerm(ident('t0', 'id'), 'asc')]));
-    const desc = await customerIds(sql`1 = 1`, join([dialect.orderTerm(birth, 'desc'), dialect.orderTerm(ident('t0', 'id'), 'asc')]));
+    const asc = await customerIds(sql`1 = 1`, join([dialect.sql.orderTerm(birth, 'asc'), dialect.sql.orderTerm(ident('t0', 'id'), 'asc')]));
+    const desc = await customerIds(sql`1 = 1`, join([dialect.sql.orderTerm(birth, 'desc'), dialect.sql.orderTerm(ident('t0', 'id'), 'asc')]));
     const nulls = [1, 6, 11];
     expect(asc.slice(-3)).toEqual(nulls);
     expect(desc.slice(0, 3)).toEqual(nulls);
     expect(desc.slice(3)).toEqual([...asc.slice(0, 9)].reverse());
-    const page = sql`SELECT ${ident('t0', 'id')} AS ${ident('id')} FROM ${ident('customers')} ${ident('t0')} ORDER BY ${dialect.orderTerm(birth, 'desc')}, ${ident('t0', 'id')}${dialect.paginate(2, 2)}`;
+    const page = sql`SELECT ${ident('t0', 'id')} AS ${ident('id')} FROM ${ident('customers')} ${ident('t0')} ORDER BY ${dialect.sql.orderTerm(birth, 'desc')}, ${ident('t0', 'id')}${dialect.sql.paginate(2, 2)}`;
     expect((await db.run(page)).rows.map((r) => r.id)).toEqual(desc.slice(2, 4));
-  });
-
-  it('uses predicates as values', async () => {
-    const select = sql`SELECT ${dialect.predicateAsValue(sql`${ident('t0', 'vip')} = ${1}`)} AS ${ident('v')} FROM ${ident('customers')} ${ident('t0')} WHERE ${ident('t0', 'id')} IN (${1}, ${2})`;
-    expect((await db.run(select)).rows.map((r) => r.v)).toEqual([1, 0]);
   });
 });

@@ -25,7 +25,7 @@ export async function openTestDatabase(withFixture = true): Promise<TestDatabase
   return {
     ...db,
     driver,
-    run: (fragment: Sql) => driver.query(render(fragment, dialect)),
+    run: (fragment: Sql) => driver.query(render(fragment, dialect.sql)),
     async close() {
       await driver.close();
       await db.drop();

@@ -14,7 +14,7 @@ describe('mysql upsert rendering and counting (no database)', () => {
     table: 'items', columns: ['code', 'v'], rows: [['a', 1], ['b', 2]], returning: 'id',
     conflictColumns: ['code'], action: 'UPDATE', updateColumns: ['v'], columnTypes: ['text', 'integer'],
   };
-  const text = (s: UpsertStatement, alias: boolean) => render(renderMysqlUpsert(ident('items'), s, alias), dialect).text;
+  const text = (s: UpsertStatement, alias: boolean) => render(renderMysqlUpsert(ident('items'), s, alias), dialect.sql).text;
 
   it('uses VALUES(col) on MariaDB and the row alias on MySQL 8.0.19+', () => {
     expect(text(statement, false)).toBe('INSERT INTO `items` (`code`, `v`) VALUES (?, ?), (?, ?) ON DUPLICATE KEY UPDATE `v` = VALUES(`v`)');
@@ -56,10 +56,10 @@ describe.skipIf(!available)('mysql inserts and upserts', () => {
 
   const items = async () => db.query('SELECT id, code, alt, v FROM items ORDER BY id');
   const upsert = (rows: unknown[][], action: UpsertStatement['action'], updateColumns = ['v'], columns = ['code', 'v']) =>
-    dialect.upsert(db.driver, { table: 'items', columns, rows, returning: 'id', conflictColumns: ['code'], action, updateColumns, columnTypes: columns.map(() => 'text') }, config);
+    dialect.bind(config).upsert(db.driver, { table: 'items', columns, rows, returning: 'id', conflictColumns: ['code'], action, updateColumns, columnTypes: columns.map(() => 'text') });
 
   it('returns consecutive AUTO_INCREMENT ids of a multi-row insert, in row order', async () => {
-    const ids = await dialect.insert(db.driver, { table: 'items', columns: ['code', 'v'], rows: [['n1', 1], ['n2', 2], ['n3', 3]], returning: 'id' }, config);
+    const ids = await dialect.bind(config).insert(db.driver, { table: 'items', columns: ['code', 'v'], rows: [['n1', 1], ['n2', 2], ['n3', 3]], returning: 'id' });
     const rows = await db.query("SELECT id, code FROM items WHERE code LIKE 'n%' ORDER BY id");
     expect(ids).toEqual(rows.map((r) => r.id));
     expect(rows.map((r) => r.code)).toEqual(['n1', 'n2', 'n3']);
@@ -67,7 +67,7 @@ describe.skipIf(!available)('mysql inserts and upserts', () => {
 
   it('returns the insertId-derived ids on servers without RETURNING (MySQL)', async () => {
     const mysql8: MysqlServerInfo = { version: '8.0.36', mariadb: false, versionNumbers: [8, 0, 36], autoIncrementIncrement: 1 };
-    const renderSql = (fragment: Parameters<typeof render>[0]) => render(fragment, dialect);
+    const renderSql = (fragment: Parameters<typeof render>[0]) => render(fragment, dialect.sql);
     const ids = await runInsert(db.driver, renderSql, ident('items'), { table: 'items', columns: ['code'], rows: [['m1'], ['m2']], returning: 'id' }, mysql8);
     const rows = await db.query("SELECT id FROM items WHERE code IN ('m1', 'm2') ORDER BY code");
     expect(ids).toEqual(rows.map((r) => r.id));
@@ -76,8 +76,8 @@ describe.skipIf(!available)('mysql inserts and upserts', () => {
   });
 
   it('returns the provided key values, and handles rows mixing given and generated keys', async () => {
-    expect(await dialect.insert(db.driver, { table: 'natural_keys', columns: ['code', 'v'], rows: [['k1', 1], ['k2', 2]], returning: 'code' }, config)).toEqual(['k1', 'k2']);
-    const ids = await dialect.insert(db.driver, { table: 'items', columns: ['id', 'code'], rows: [[100, 'p1'], [null, 'p2'], [200, 'p3']], returning: 'id' }, config);
+    expect(await dialect.bind(config).insert(db.driver, { table: 'natural_keys', columns: ['code', 'v'], rows: [['k1', 1], ['k2', 2]], returning: 'code' })).toEqual(['k1', 'k2']);
+    const ids = await dialect.bind(config).insert(db.driver, { table: 'items', columns: ['id', 'code'], rows: [[100, 'p1'], [null, 'p2'], [200, 'p3']], returning: 'id' });
     const rows = await db.query("SELECT id FROM items WHERE code IN ('p1', 'p2', 'p3') ORDER BY code");
     expect(ids).toEqual(rows.map((r) => r.id));
     expect(ids[0]).toBe(100);
@@ -85,7 +85,7 @@ describe.skipIf(!available)('mysql inserts and upserts', () => {
   });
 
   it('reads back keys filled by a non-AUTO_INCREMENT default (MariaDB RETURNING)', async () => {
-    const ids = await dialect.insert(db.driver, { table: 'uuid_keys', columns: ['v'], rows: [[1], [2]], returning: 'id' }, config);
+    const ids = await dialect.bind(config).insert(db.driver, { table: 'uuid_keys', columns: ['v'], rows: [[1], [2]], returning: 'id' });
     const rows = await db.query('SELECT id, v FROM uuid_keys ORDER BY v');
     expect(ids).toEqual(rows.map((r) => r.id));
     expect(String(ids[0])).toMatch(/^[0-9a-f-]{36}$/);
@@ -94,7 +94,7 @@ describe.skipIf(!available)('mysql inserts and upserts', () => {
   it('ERROR inserts every row, and a collision fails the whole statement as a unique violation', async () => {
     expect(await upsert([['d', 4], ['e', 5]], 'ERROR')).toEqual({ inserted: 2, updated: 0, ignored: 0 });
     const failure = await upsert([['f', 6], ['a', 9]], 'ERROR').catch((e: unknown) => e);
-    expect(dialect.mapError(failure)).toEqual({ kind: 'unique_violation', constraint: 'items_code_key' });
+    expect(dialect.errors(failure)).toEqual({ kind: 'unique_violation', constraint: 'items_code_key' });
     expect((await items()).map((r) => r.code)).toEqual(['a', 'b', 'c', 'd', 'e']);
   });
 
@@ -107,7 +107,7 @@ describe.skipIf(!available)('mysql inserts and upserts', () => {
 
   it('IGNORE still fails on errors other than a duplicate (no INSERT IGNORE)', async () => {
     const failure = await upsert([['a', 1], ['way-too-long-code', 2]], 'IGNORE').catch((e: unknown) => e);
-    expect(dialect.mapError(failure)).toMatchObject({ kind: 'invalid_value', column: 'code' });
+    expect(dialect.errors(failure)).toMatchObject({ kind: 'invalid_value', column: 'code' });
     expect(await items()).toHaveLength(3);
   });
 
@@ -130,13 +130,13 @@ describe.skipIf(!available)('mysql inserts and upserts', () => {
     const outcome = await upsert([['q', 50, 'x']], 'UPDATE', ['v'], ['code', 'v', 'alt']);
     expect(outcome).toEqual({ inserted: 0, updated: 1, ignored: 0 });
     expect((await items()).map((r) => [r.code, r.alt, r.v])).toEqual([['a', 'x', 50], ['b', 'y', 2], ['c', null, 3]]);
-    expect(dialect.upsertMatchesAnyUniqueKey).toBe(true);
+    expect(dialect.capabilities.upsertMatchesAnyUniqueKey).toBe(true);
   });
 
   it('runs upserts inside a transaction and rolls them back with it', async () => {
     await expect(
       db.driver.transaction(async (tx) => {
-        const outcome = await dialect.upsert(tx, { table: 'items', columns: ['code', 'v'], rows: [['t1', 1], ['a', 5]], returning: 'id', conflictColumns: ['code'], action: 'UPDATE', updateColumns: ['v'], columnTypes: ['text', 'integer'] }, config);
+        const outcome = await dialect.bind(config).upsert(tx, { table: 'items', columns: ['code', 'v'], rows: [['t1', 1], ['a', 5]], returning: 'id', conflictColumns: ['code'], action: 'UPDATE', updateColumns: ['v'], columnTypes: ['text', 'integer'] });
         expect(outcome).toEqual({ inserted: 1, updated: 1, ignored: 0 });
         throw new Error('undo');
       }),
@@ -147,8 +147,8 @@ describe.skipIf(!available)('mysql inserts and upserts', () => {
   it('estimates rows with EXPLAIN', async () => {
     await db.query("INSERT INTO items (code) WITH RECURSIVE s (n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < 500) SELECT CONCAT('e', n) FROM s");
     await db.query('ANALYZE TABLE items');
-    const select = render(sql`SELECT 1 FROM ${ident('items')} ${ident('t0')}`, dialect);
-    const estimate = await dialect.estimateRows(db.driver, select);
+    const select = render(sql`SELECT 1 FROM ${ident('items')} ${ident('t0')}`, dialect.sql);
+    const estimate = await dialect.bind(config).estimateRows(db.driver, select, 'items');
     expect(estimate).toBeGreaterThan(300);
     expect(estimate).toBeLessThan(1000);
   });
