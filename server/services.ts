@@ -4,7 +4,7 @@ import type { ControlStore } from '../core/workspace/store.ts';
 import type { WorkspaceCache } from '../core/workspace/cache.ts';
 import type { DialectRegistry } from '../dialects/dialect.ts';
 import type { OwnerLease } from '../core/import/owner-lease.ts';
-import type { AuthPlugin } from '../plugins/auth/auth-plugin.ts';
+import type { AuthPlugin } from '../plugins/auth/shared/auth-plugin.ts';
 import type { InternalIssuer } from '../plugins/auth/internal-oauth/internal-oauth-plugin.ts';
 
 export interface ServiceSettings {
