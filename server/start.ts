@@ -23,7 +23,7 @@ import { hashSecret, randomToken } from '../plugins/auth/shared/secrets.ts';
 import { createApp } from './app.ts';
 import { saveAdminToken, seedDemo, type DemoCredentials } from './demo.ts';
 import { createHttpServer, DEFAULT_HTTP_LIMITS, type HttpLimits } from './http-server.ts';
-import type { Lifecycle, ServiceSettings, Services } from './services.ts';
+import type { Lifecycle, ServiceSettings, Services } from './shared/services.ts';
 import { reachControlStore } from './startup-checks.ts';
 
 export interface StartOptions {
