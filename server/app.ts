@@ -15,7 +15,7 @@ import { recordRoutes } from './routes/records.ts';
 import { rlsRuleRoutes } from './routes/rls-rules.ts';
 import { viewDataRoutes } from './routes/view-data.ts';
 import { viewRoutes } from './routes/views.ts';
-import type { Services } from './services.ts';
+import type { Services } from './shared/services.ts';
 
 export interface AppOptions {
   /** Origins allowed by CORS; empty: no CORS. */

@@ -5,7 +5,7 @@ import type { EmbeddedDatabase } from '../dialects/postgres/index.ts';
 import { DEMO_SCHEMA, demoStatements } from '../core/control/demo-data.ts';
 import { createWorkspace } from '../core/control/workspaces.ts';
 import { issueApiKey } from '../plugins/auth/api-key/api-key-plugin.ts';
-import type { Services } from './services.ts';
+import type { Services } from './shared/services.ts';
 
 export interface DemoCredentials {
   readonly apiKey: string;

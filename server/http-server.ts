@@ -17,7 +17,7 @@ import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
 import type { ErrorCode } from '../core/errors.ts';
-import { STATUS_BY_CODE } from './status.ts';
+import { STATUS_BY_CODE } from './shared/status.ts';
 
 export interface HttpLimits {
   readonly headersTimeoutMs: number;

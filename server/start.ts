@@ -19,11 +19,11 @@ import { apiKeyPlugin } from '../plugins/auth/api-key/api-key-plugin.ts';
 import { externalJwtPlugin } from '../plugins/auth/external-jwt/external-jwt-plugin.ts';
 import { internalOAuthPlugin, type InternalIssuer } from '../plugins/auth/internal-oauth/internal-oauth-plugin.ts';
 import { loadSigningKey } from '../plugins/auth/internal-oauth/signing-key.ts';
-import { hashSecret, randomToken } from '../plugins/auth/secrets.ts';
+import { hashSecret, randomToken } from '../plugins/auth/shared/secrets.ts';
 import { createApp } from './app.ts';
 import { saveAdminToken, seedDemo, type DemoCredentials } from './demo.ts';
 import { createHttpServer, DEFAULT_HTTP_LIMITS, type HttpLimits } from './http-server.ts';
-import type { Lifecycle, ServiceSettings, Services } from './services.ts';
+import type { Lifecycle, ServiceSettings, Services } from './shared/services.ts';
 import { reachControlStore } from './startup-checks.ts';
 
 export interface StartOptions {

@@ -1,6 +1,6 @@
 /** Who may do what (spec "Authentication", DESIGN §10). Routes call these; they never inspect tokens. */
 import { ApiError } from '../../core/errors.ts';
-import type { AuthPlugin, Principal } from './auth-plugin.ts';
+import type { AuthPlugin, Principal } from './shared/auth-plugin.ts';
 
 export const READ_ONLY_MESSAGE = 'external users have READ_ONLY permissions; modifications are not allowed';
 

@@ -1,4 +1,4 @@
-export type { AuthPlugin, AuthRequest, Principal } from './auth-plugin.ts';
+export type { AuthPlugin, AuthRequest, Principal } from './shared/auth-plugin.ts';
 export { apiKeyPlugin, issueApiKey, verifyApiKey } from './api-key/api-key-plugin.ts';
 export { adminTokenPlugin } from './admin-token/admin-token-plugin.ts';
-export { hashSecret, randomToken } from './secrets.ts';
+export { hashSecret, randomToken } from './shared/secrets.ts';

@@ -16,8 +16,8 @@ import type { Entity, Field } from '../../core/schema/model.ts';
 import { parseScalar } from '../../core/schema/coerce.ts';
 import { OPEN_WRITE_POLICY, type WritePolicy } from '../../core/write/records.ts';
 import type { RowValues } from '../../core/write/validate.ts';
-import type { Principal } from '../auth/auth-plugin.ts';
-import { claimAt } from '../auth/jwt-shape.ts';
+import type { Principal } from '../auth/shared/auth-plugin.ts';
+import { claimAt } from '../auth/shared/jwt-shape.ts';
 
 export interface Policies {
   readonly read: ReadPolicy;

@@ -4,7 +4,7 @@
  */
 import type { Context, Next } from 'koa';
 import { ApiError, type ErrorCode } from '../../core/errors.ts';
-import { STATUS_BY_CODE } from '../status.ts';
+import { STATUS_BY_CODE } from '../shared/status.ts';
 
 interface HttpLikeError {
   status?: number;

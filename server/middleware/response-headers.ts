@@ -5,7 +5,7 @@
  */
 import cors from '@koa/cors';
 import type { Context, Middleware, Next } from 'koa';
-import type { Lifecycle } from '../services.ts';
+import type { Lifecycle } from '../shared/services.ts';
 
 export function responseHeaders(lifecycle: Lifecycle): Middleware {
   return async (ctx: Context, next: Next): Promise<void> => {

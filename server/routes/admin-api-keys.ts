@@ -8,7 +8,7 @@ import type { Middleware } from 'koa';
 import { PayloadReader } from '../../core/payload.ts';
 import { notFound } from '../../core/errors.ts';
 import { issueApiKey, isApiKeyId } from '../../plugins/auth/api-key/api-key-plugin.ts';
-import type { Services } from '../services.ts';
+import type { Services } from '../shared/services.ts';
 import { ownedWorkspaceRecord } from './admin-workspaces.ts';
 import { param } from './params.ts';
 

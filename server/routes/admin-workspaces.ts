@@ -11,7 +11,7 @@ import type { WorkspaceSummary } from '../../core/workspace/store.ts';
 import { createWorkspace, deleteWorkspace, describeWorkspace, updateWorkspace } from '../../core/control/workspaces.ts';
 import { notFound } from '../../core/errors.ts';
 import { authorizeInstanceAdmin } from '../../plugins/auth/authorize.ts';
-import type { Services } from '../services.ts';
+import type { Services } from '../shared/services.ts';
 import { ownerAccess, principalOf, requireBearer } from './context.ts';
 import { param } from './params.ts';
 

@@ -10,7 +10,7 @@ import { createView } from '../../core/control/views.ts';
 import { notFound } from '../../core/errors.ts';
 import { describeSchema } from '../../core/control/describe.ts';
 import { jsonBody } from '../middleware/json-body.ts';
-import type { Services } from '../services.ts';
+import type { Services } from '../shared/services.ts';
 import { addApiKeyRoutes } from './admin-api-keys.ts';
 import { addWorkspaceRoutes } from './admin-workspaces.ts';
 import { ownerAccess, requireBearer } from './context.ts';

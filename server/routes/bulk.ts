@@ -4,7 +4,7 @@ import { notFound } from '../../core/errors.ts';
 import { readScope } from '../../core/query/read.ts';
 import { bulkInsert } from '../../core/write/bulk.ts';
 import { jsonBody } from '../middleware/json-body.ts';
-import type { Services } from '../services.ts';
+import type { Services } from '../shared/services.ts';
 import { dataAccessById, requireBearer } from './context.ts';
 import { param } from './params.ts';
 

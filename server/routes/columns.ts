@@ -5,7 +5,7 @@ import { columnBody, createColumn, deleteColumn, updateColumn } from '../../core
 import { notFound } from '../../core/errors.ts';
 import { requireObject } from '../../core/payload.ts';
 import { jsonBody } from '../middleware/json-body.ts';
-import type { Services } from '../services.ts';
+import type { Services } from '../shared/services.ts';
 import { ownedView } from './views.ts';
 import { param } from './params.ts';
 

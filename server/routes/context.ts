@@ -6,9 +6,9 @@
 import type { Context } from 'koa';
 import type { WorkspaceRuntime } from '../../core/workspace/runtime.ts';
 import { authenticate, authorizeData, authorizeOwner, bearerToken } from '../../plugins/auth/authorize.ts';
-import type { Principal } from '../../plugins/auth/auth-plugin.ts';
+import type { Principal } from '../../plugins/auth/shared/auth-plugin.ts';
 import { policiesFor, type Policies } from '../../plugins/rls/policy.ts';
-import type { Services } from '../services.ts';
+import type { Services } from '../shared/services.ts';
 
 export interface DataAccess {
   readonly principal: Principal;

@@ -1,6 +1,6 @@
 /** Liveness and readiness (DESIGN §11); not enveloped, no credential. */
 import Router from '@koa/router';
-import type { Services } from '../services.ts';
+import type { Services } from '../shared/services.ts';
 
 export function healthRoutes(services: Services): Router {
   const router = new Router();

@@ -29,7 +29,7 @@ import {
 } from '../../core/import/index.ts';
 import { isOwnerCredential, mayAccessOwnResource } from '../../plugins/auth/authorize.ts';
 import { jsonBody } from '../middleware/json-body.ts';
-import type { Services } from '../services.ts';
+import type { Services } from '../shared/services.ts';
 import { dataAccessById, requireBearer, type DataAccess } from './context.ts';
 import { param } from './params.ts';
 

@@ -6,7 +6,7 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import { koaBody } from 'koa-body';
 import { issueAccessToken, jwksDocument, type InternalIssuer } from '../../plugins/auth/internal-oauth/internal-oauth-plugin.ts';
-import type { Services } from '../services.ts';
+import type { Services } from '../shared/services.ts';
 
 function oauthError(ctx: Context, status: number, error: string, description: string): void {
   ctx.status = status;

@@ -2,7 +2,7 @@
 import Router from '@koa/router';
 import { viewShape } from '../../core/query/shape.ts';
 import { buildOpenApi } from '../openapi/openapi.ts';
-import type { Services } from '../services.ts';
+import type { Services } from '../shared/services.ts';
 import { dataAccess } from './context.ts';
 import { param } from './params.ts';
 

@@ -2,7 +2,7 @@
 import type { Context } from 'koa';
 import { notFound } from '../../core/errors.ts';
 import { hasBadText } from '../../core/schema/coerce.ts';
-import type { Services } from '../services.ts';
+import type { Services } from '../shared/services.ts';
 
 /** True when a raw path segment is not valid percent-encoded UTF-8 (the router then hands it over undecoded). */
 function malformedSegment(segment: string): boolean {

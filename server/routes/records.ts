@@ -5,7 +5,7 @@ import { readScope, getRecord, listRecords } from '../../core/query/read.ts';
 import { parseReadRequest, type QueryParams } from '../../core/query/parse-request.ts';
 import { createRecord, deleteRecord, updateRecord } from '../../core/write/records.ts';
 import { jsonBody } from '../middleware/json-body.ts';
-import type { Services } from '../services.ts';
+import type { Services } from '../shared/services.ts';
 import { dataAccess } from './context.ts';
 import { param } from './params.ts';
 

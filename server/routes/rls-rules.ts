@@ -4,7 +4,7 @@ import type { Context } from 'koa';
 import { readNewRule, readRuleChanges } from '../../core/control/rls-rules.ts';
 import { notFound } from '../../core/errors.ts';
 import { jsonBody } from '../middleware/json-body.ts';
-import type { Services } from '../services.ts';
+import type { Services } from '../shared/services.ts';
 import { ownedView } from './views.ts';
 import { param } from './params.ts';
 

@@ -3,7 +3,7 @@ import Router from '@koa/router';
 import { notFound } from '../../core/errors.ts';
 import { parseReadRequest, type QueryParams } from '../../core/query/parse-request.ts';
 import { listRecords, readScope } from '../../core/query/read.ts';
-import type { Services } from '../services.ts';
+import type { Services } from '../shared/services.ts';
 import { dataAccessById, requireBearer } from './context.ts';
 import { param } from './params.ts';
 

@@ -3,7 +3,7 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { ViewRecord } from '../../core/workspace/types.ts';
 import { notFound } from '../../core/errors.ts';
-import type { Services } from '../services.ts';
+import type { Services } from '../shared/services.ts';
 import { ownerAccess, requireBearer } from './context.ts';
 import { param } from './params.ts';
 

@@ -3,7 +3,7 @@
  * key is refused at once. Keys live in the control store, so one vendor (PGlite) is enough here.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashSecret } from '../../plugins/auth/secrets.ts';
+import { hashSecret } from '../../plugins/auth/shared/secrets.ts';
 import { ADMIN_TOKEN, fetchJson, startWorkspace, type TestWorkspace } from '../support/harness.ts';
 import { pgliteTarget } from '../support/vendors.ts';
 

@@ -3,7 +3,7 @@
  * Tests talk HTTP to it and may inspect the workspace database directly.
  */
 import pino, { type Logger } from 'pino';
-import type { ServiceSettings } from '../../server/services.ts';
+import type { ServiceSettings } from '../../server/shared/services.ts';
 import { startService, type RunningService } from '../../server/start.ts';
 import type { ProvisionedDatabase, VendorTarget } from './vendors.ts';
 

@@ -1,6 +1,6 @@
 /** The instance admin token: may call every admin route and acts as owner everywhere (DESIGN §12). */
-import type { AuthPlugin, AuthRequest, Principal } from '../auth-plugin.ts';
-import { sameHash } from '../secrets.ts';
+import type { AuthPlugin, AuthRequest, Principal } from '../shared/auth-plugin.ts';
+import { sameHash } from '../shared/secrets.ts';
 
 export function adminTokenPlugin(adminTokenHash: string): AuthPlugin {
   return {

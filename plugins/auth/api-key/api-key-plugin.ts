@@ -3,8 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { SingleFlight } from '../../../core/single-flight.ts';
 import type { ControlStore } from '../../../core/workspace/store.ts';
 import { ApiError } from '../../../core/errors.ts';
-import type { AuthPlugin, AuthRequest, Principal } from '../auth-plugin.ts';
-import { hashSecret, randomToken, sameHash } from '../secrets.ts';
+import type { AuthPlugin, AuthRequest, Principal } from '../shared/auth-plugin.ts';
+import { hashSecret, randomToken, sameHash } from '../shared/secrets.ts';
 
 const KEY_FORMAT = /^wdk_([0-9a-f]{16})_([A-Za-z0-9_-]{20,})$/;
 const KEY_ID = /^[0-9a-f]{16}$/;

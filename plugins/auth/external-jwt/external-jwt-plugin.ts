@@ -6,8 +6,8 @@
 import { errors, jwtVerify, type JWTPayload } from 'jose';
 import type { IdentityProviderConfig } from '../../../core/workspace/types.ts';
 import { ApiError } from '../../../core/errors.ts';
-import type { AuthPlugin, AuthRequest, Principal } from '../auth-plugin.ts';
-import { CLOCK_TOLERANCE_SECONDS, hasJwtShape, looksLikeJwt, refuseFutureIssuedAt, unverifiedIssuer } from '../jwt-shape.ts';
+import type { AuthPlugin, AuthRequest, Principal } from '../shared/auth-plugin.ts';
+import { CLOCK_TOLERANCE_SECONDS, hasJwtShape, looksLikeJwt, refuseFutureIssuedAt, unverifiedIssuer } from '../shared/jwt-shape.ts';
 import { KeySetCache } from './key-sets.ts';
 
 export const MESSAGES = {

@@ -6,8 +6,8 @@ import { createLocalJWKSet, jwtVerify, SignJWT, errors } from 'jose';
 import type { ControlStore } from '../../../core/workspace/store.ts';
 import { ApiError } from '../../../core/errors.ts';
 import { apiKeyIsLive, verifyApiKey } from '../api-key/api-key-plugin.ts';
-import type { AuthPlugin, AuthRequest, Principal } from '../auth-plugin.ts';
-import { CLOCK_TOLERANCE_SECONDS, looksLikeJwt, refuseFutureIssuedAt, unverifiedIssuer } from '../jwt-shape.ts';
+import type { AuthPlugin, AuthRequest, Principal } from '../shared/auth-plugin.ts';
+import { CLOCK_TOLERANCE_SECONDS, looksLikeJwt, refuseFutureIssuedAt, unverifiedIssuer } from '../shared/jwt-shape.ts';
 import type { SigningKey } from './signing-key.ts';
 
 export const TOKEN_LIFETIME_SECONDS = 3600;

@@ -1,6 +1,6 @@
 /** What may be read from a token before it is verified: only its shape and its `iss` (DESIGN §10). */
 import { decodeJwt, type JWTPayload } from 'jose';
-import { ApiError } from '../../core/errors.ts';
+import { ApiError } from '../../../core/errors.ts';
 
 /**
  * Tokens beyond this size are refused unread (a 100 KB token must not cost a parse). IdP tokens

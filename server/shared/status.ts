@@ -1,5 +1,5 @@
 /** The one place where error codes become HTTP statuses (DESIGN §5). */
-import type { ErrorCode } from '../core/errors.ts';
+import type { ErrorCode } from '../../core/errors.ts';
 
 export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   BAD_REQUEST: 400,

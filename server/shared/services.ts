@@ -1,11 +1,11 @@
 /** Everything a route needs, built once at start-up (server/start.ts). */
 import type { Logger } from 'pino';
-import type { ControlStore } from '../core/workspace/store.ts';
-import type { WorkspaceCache } from '../core/workspace/cache.ts';
-import type { DialectRegistry } from '../dialects/dialect.ts';
-import type { OwnerLease } from '../core/import/owner-lease.ts';
-import type { AuthPlugin } from '../plugins/auth/auth-plugin.ts';
-import type { InternalIssuer } from '../plugins/auth/internal-oauth/internal-oauth-plugin.ts';
+import type { ControlStore } from '../../core/workspace/store.ts';
+import type { WorkspaceCache } from '../../core/workspace/cache.ts';
+import type { DialectRegistry } from '../../dialects/dialect.ts';
+import type { OwnerLease } from '../../core/import/owner-lease.ts';
+import type { AuthPlugin } from '../../plugins/auth/shared/auth-plugin.ts';
+import type { InternalIssuer } from '../../plugins/auth/internal-oauth/internal-oauth-plugin.ts';
 
 export interface ServiceSettings {
   /** Row count above which count=estimated uses the planner's estimate. */
