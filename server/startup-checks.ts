@@ -59,9 +59,17 @@ function reasonOf(error: unknown): string {
   return 'no answer';
 }
 
-/** The first query of the start, bounded in time: an unroutable host would otherwise hang. */
+/**
+ * The first query of the start, bounded in time when the control store is a server: an unroutable
+ * host would otherwise hang. The embedded database (no `url`) has no host; opening it is CPU work
+ * that a loaded machine does slowly, so it is awaited without a bound.
+ */
 export async function reachControlStore(driver: Driver, url: string | undefined, timeoutMs: number): Promise<void> {
-  const where = url ? describeDatabaseUrl(url) : 'the embedded database';
+  if (url === undefined) {
+    await driver.ping();
+    return;
+  }
+  const where = describeDatabaseUrl(url);
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(Object.assign(new Error('timeout'), { code: `no answer within ${timeoutMs / 1000} s` })), timeoutMs);
