@@ -47,7 +47,8 @@ export type FormulaDefinition = OwnFormula &
 type Hooks = Omit<FormulaDialect, 'vendor' | 'fieldValue' | 'cast' | 'functions'>;
 type Functions = FormulaDialect['functions'];
 
-const castAs = (value: Sql, type: string): Sql => sql`CAST(${value} AS ${raw(type)})`;
+/** `CAST(value AS type)`; `type` is a constant of the dialect, never input. */
+export const castAs = (value: Sql, type: string): Sql => sql`CAST(${value} AS ${raw(type)})`;
 
 /** A function call with the arguments as given. */
 export const call =
@@ -175,9 +176,9 @@ export function defineFormula(definition: FormulaDefinition): FormulaDialect {
     throw new Error(`${definition.vendor}: a dialect that states textOrder writes GREATEST and LEAST itself`);
   }
   const standard = standardHooks(f);
-  const hooks = Object.fromEntries(
-    Object.entries(standard).map(([key, hook]) => [key, definition[key as keyof Hooks] ?? hook]),
-  ) as unknown as Hooks;
+  // Only the hooks: the facts stay out of the dialect.
+  const keys = Object.keys(standard) as (keyof Hooks)[];
+  const hooks = Object.fromEntries(keys.map((key) => [key, definition[key] ?? standard[key]])) as Hooks;
   return Object.freeze({
     vendor: definition.vendor,
     fieldValue: definition.fieldValue,

@@ -25,7 +25,7 @@ import type { CastTarget } from '../../core/formula/ast.ts';
 import type { FormulaDialect, FunctionEmitter } from '../../core/formula/formula-dialect.ts';
 import type { FormulaType, ValueType } from '../../core/formula/types.ts';
 import type { Field } from '../../core/schema/model.ts';
-import { arg, call, defineFormula, type OwnFormula } from '../standard-formula.ts';
+import { arg, call, castAs, defineFormula, type OwnFormula } from '../standard-formula.ts';
 
 export const VALUE_COLLATION = 'Latin1_General_100_CS_AS_SC';
 export const BINARY_COLLATION = 'Latin1_General_100_BIN2';
@@ -39,7 +39,6 @@ const sqlTypes: Readonly<Record<FormulaType, string>> = {
   null: 'nvarchar(max)',
 };
 
-const castAs = (value: Sql, type: string): Sql => sql`CAST(${value} AS ${raw(type)})`;
 const float = (value: Sql): Sql => castAs(value, 'float');
 const exact = (value: Sql): Sql => castAs(value, 'decimal(38,15)');
 /** A float as SQL integer, half away from zero, range-checked by the cast (error 8115). */

@@ -20,7 +20,7 @@ import type { CastTarget } from '../../core/formula/ast.ts';
 import type { FormulaDialect, FunctionEmitter } from '../../core/formula/formula-dialect.ts';
 import type { FormulaType, ValueType } from '../../core/formula/types.ts';
 import type { Field } from '../../core/schema/model.ts';
-import { call, defineFormula, type OwnFormula } from '../standard-formula.ts';
+import { call, castAs, defineFormula, type OwnFormula } from '../standard-formula.ts';
 
 /**
  * Exact decimal for a double of 15 significant digits: scale 30 (MySQL's maximum) keeps all 15
@@ -32,7 +32,6 @@ const DECIMAL = 'DECIMAL(65,30)';
 /** CAST targets of the formula types; a boolean is a TINYINT(1), an integer for CAST. */
 const mysqlTypes = { text: 'CHAR', number: 'DOUBLE', boolean: 'SIGNED', date: 'DATE', timestamp: 'DATETIME(3)', null: 'CHAR' } as const;
 
-const castAs = (value: Sql, type: string): Sql => sql`CAST(${value} AS ${raw(type)})`;
 const double = (value: Sql): Sql => sql`(${value} + 0e0)`;
 /**
  * A double as an exact decimal of 15 significant digits, as PostgreSQL's float8 → numeric

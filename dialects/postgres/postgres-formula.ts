@@ -10,7 +10,7 @@ import type { CastTarget } from '../../core/formula/ast.ts';
 import type { FormulaDialect, FunctionEmitter } from '../../core/formula/formula-dialect.ts';
 import type { FormulaType, ValueType } from '../../core/formula/types.ts';
 import type { Field } from '../../core/schema/model.ts';
-import { call, defineFormula, type OwnFormula } from '../standard-formula.ts';
+import { call, castAs, defineFormula, type OwnFormula } from '../standard-formula.ts';
 
 const pgTypes: Readonly<Record<FormulaType, string>> = {
   text: 'text',
@@ -21,7 +21,6 @@ const pgTypes: Readonly<Record<FormulaType, string>> = {
   null: 'text',
 };
 
-const castAs = (value: Sql, type: string): Sql => sql`CAST(${value} AS ${raw(type)})`;
 const double = (value: Sql): Sql => castAs(value, 'double precision');
 const numeric = (value: Sql): Sql => castAs(value, 'numeric');
 
