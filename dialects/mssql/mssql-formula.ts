@@ -25,6 +25,7 @@ import type { CastTarget } from '../../core/formula/ast.ts';
 import type { FormulaDialect, FunctionEmitter } from '../../core/formula/formula-dialect.ts';
 import type { FormulaType, ValueType } from '../../core/formula/types.ts';
 import type { Field } from '../../core/schema/model.ts';
+import { arg, call, castAs, defineFormula, type OwnFormula } from '../standard-formula.ts';
 
 export const VALUE_COLLATION = 'Latin1_General_100_CS_AS_SC';
 export const BINARY_COLLATION = 'Latin1_General_100_BIN2';
@@ -38,7 +39,6 @@ const sqlTypes: Readonly<Record<FormulaType, string>> = {
   null: 'nvarchar(max)',
 };
 
-const castAs = (value: Sql, type: string): Sql => sql`CAST(${value} AS ${raw(type)})`;
 const float = (value: Sql): Sql => castAs(value, 'float');
 const exact = (value: Sql): Sql => castAs(value, 'decimal(38,15)');
 /** A float as SQL integer, half away from zero, range-checked by the cast (error 8115). */
@@ -202,14 +202,6 @@ export function likePattern(pattern: Sql): Sql {
   return sql`REPLACE(${pattern}, N'[', N'[[]')`;
 }
 
-const call = (name: string): FunctionEmitter => (args) => sql`${raw(name)}(${join(args)})`;
-
-function arg(args: readonly Sql[], i: number, name: string): Sql {
-  const value = args[i];
-  if (!value) throw new Error(`${name} needs ${i + 1} argument${i === 0 ? '' : 's'}`);
-  return value;
-}
-
 /** CONCAT takes 2 to 254 arguments; the first is made nvarchar(max) so nothing is cut at 4000. */
 const concatAll: FunctionEmitter = (args) => {
   const [first, ...rest] = args;
@@ -255,54 +247,49 @@ function extreme(direction: 'MAX' | 'MIN'): FunctionEmitter {
   };
 }
 
-const compareText = (op: string, left: Sql, right: Sql): Sql => sql`(${padded(left)} ${raw(op)} ${padded(right)})`;
-
 const nullif: FunctionEmitter = (args, _argTypes, resultType) => {
   const a = arg(args, 0, 'NULLIF');
   const b = arg(args, 1, 'NULLIF');
-  return resultType === 'text' ? sql`(CASE WHEN ${compareText('=', a, b)} THEN NULL ELSE ${a} END)` : sql`NULLIF(${a}, ${b})`;
+  return resultType === 'text' ? sql`(CASE WHEN (${padded(a)} = ${padded(b)}) THEN NULL ELSE ${a} END)` : sql`NULLIF(${a}, ${b})`;
 };
 
-const utcNow = raw('SYSUTCDATETIME()');
-
-export const mssqlFormula: FormulaDialect = {
+/** What SQL Server must state: the rest is standard SQL (dialects/standard-formula.ts). */
+export const mssqlOwnFormula: OwnFormula = {
   vendor: 'mssql',
-  literal: (value, type) => castAs(sql`${value}`, sqlTypes[type]),
-  booleanLiteral: bit,
-  nullLiteral: (type) => raw(`CAST(NULL AS ${sqlTypes[type]})`),
+  types: sqlTypes,
+  toText,
+  utcNow: raw('SYSUTCDATETIME()'),
+  exact,
+  integer: (value) => integer(value),
+  textOrder: padded,
   fieldValue,
-  arithmetic: (op, left, right) => (op === '/' ? sql`(${left} / NULLIF(${right}, 0))` : sql`(${left} ${raw(op)} ${right})`),
-  negate: (operand) => sql`(- ${operand})`,
+  cast,
+};
+
+export const mssqlFormula: FormulaDialect = defineFormula({
+  ...mssqlOwnFormula,
+  booleanLiteral: bit,
   // `+` propagates NULL (CONCAT_NULL_YIELDS_NULL is always on); nvarchar(max) keeps long results whole.
   concat: (left, right) => sql`(${castAs(left, 'nvarchar(max)')} + ${right})`,
-  compare: (op, left, right, type) => (type === 'text' ? compareText(op, left, right) : sql`(${left} ${raw(op)} ${right})`),
   like: (operand, pattern, negated) =>
     sql`(${binary(operand)}${raw(negated ? ' NOT' : '')} LIKE ${binary(likePattern(pattern))} ESCAPE '\\')`,
-  cast,
   coerce,
   predicateToValue: (predicate) => sql`(CASE WHEN ${predicate} THEN CAST(1 AS bit) WHEN NOT (${predicate}) THEN CAST(0 AS bit) END)`,
   valueToPredicate: (value) => sql`(${value} = 1)`,
   functions: {
     CONCAT: concatAll,
-    UPPER: call('UPPER'),
-    LOWER: call('LOWER'),
     // TRIM() exists from 2017 only; both trim spaces alone, as the agreed meaning does.
     TRIM: (args) => sql`LTRIM(RTRIM(${arg(args, 0, 'TRIM')}))`,
     // LEN ignores trailing spaces: count one more character, then subtract it.
     LENGTH: (args) => float(sql`LEN(${characters(sql`${arg(args, 0, 'LENGTH')} + N'x'`)}) - 1`),
     SUBSTRING: substring,
     REPLACE: (args) => sql`REPLACE(${characters(arg(args, 0, 'REPLACE'))}, ${arg(args, 1, 'REPLACE')}, ${arg(args, 2, 'REPLACE')})`,
-    ABS: call('ABS'),
     ROUND: round,
     CEIL: call('CEILING'),
-    FLOOR: call('FLOOR'),
     MOD: mod,
     GREATEST: extreme('MAX'),
     LEAST: extreme('MIN'),
     COALESCE: (args) => (args.length === 1 ? arg(args, 0, 'COALESCE') : call('COALESCE')(args, [], 'null')),
     NULLIF: nullif,
-    NOW: () => utcNow,
-    CURRENT_TIMESTAMP: () => utcNow,
-    CURRENT_DATE: () => castAs(utcNow, 'date'),
   },
-};
+});

@@ -20,6 +20,7 @@ import type { CastTarget } from '../../core/formula/ast.ts';
 import type { FormulaDialect, FunctionEmitter } from '../../core/formula/formula-dialect.ts';
 import type { FormulaType, ValueType } from '../../core/formula/types.ts';
 import type { Field } from '../../core/schema/model.ts';
+import { call, castAs, defineFormula, type OwnFormula } from '../standard-formula.ts';
 
 /**
  * Exact decimal for a double of 15 significant digits: scale 30 (MySQL's maximum) keeps all 15
@@ -28,7 +29,9 @@ import type { Field } from '../../core/schema/model.ts';
  */
 const DECIMAL = 'DECIMAL(65,30)';
 
-const castAs = (value: Sql, type: string): Sql => sql`CAST(${value} AS ${raw(type)})`;
+/** CAST targets of the formula types; a boolean is a TINYINT(1), an integer for CAST. */
+const mysqlTypes = { text: 'CHAR', number: 'DOUBLE', boolean: 'SIGNED', date: 'DATE', timestamp: 'DATETIME(3)', null: 'CHAR' } as const;
+
 const double = (value: Sql): Sql => sql`(${value} + 0e0)`;
 /**
  * A double as an exact decimal of 15 significant digits, as PostgreSQL's float8 → numeric
@@ -118,9 +121,9 @@ function cast(value: Sql, from: FormulaType, target: CastTarget): Sql {
     case 'BOOLEAN':
       return toBoolean(value, from);
     case 'DATE':
-      return from === 'date' ? value : castAs(value, 'DATE');
+      return from === 'date' ? value : castAs(value, mysqlTypes.date);
     case 'TIMESTAMP':
-      return from === 'timestamp' ? value : castAs(value, 'DATETIME(3)');
+      return from === 'timestamp' ? value : castAs(value, mysqlTypes.timestamp);
   }
 }
 
@@ -133,9 +136,9 @@ function coerce(value: Sql, from: FormulaType, to: ValueType): Sql {
     case 'boolean':
       return toBoolean(value, from);
     case 'date':
-      return castAs(value, 'DATE');
+      return castAs(value, mysqlTypes.date);
     case 'timestamp':
-      return castAs(value, 'DATETIME(3)');
+      return castAs(value, mysqlTypes.timestamp);
   }
 }
 
@@ -156,8 +159,6 @@ function fieldValue(column: Sql, field: Field, type: ValueType): Sql {
   }
 }
 
-const call = (name: string): FunctionEmitter => (args) => sql`${raw(name)}(${join(args)})`;
-
 /** SUBSTRING with PostgreSQL's substr meaning: positions before 1 count but yield nothing. */
 const substring: FunctionEmitter = ([text, start, length]) => {
   if (!text || !start) throw new Error('SUBSTRING needs two arguments');
@@ -167,16 +168,6 @@ const substring: FunctionEmitter = ([text, start, length]) => {
   const len = integer(length);
   // A negative length gives '' — but NULL when the text or the start is NULL, as in PostgreSQL.
   return sql`(CASE WHEN ${len} < 0 THEN SUBSTRING(${text}, ${first}, 0) ELSE SUBSTRING(${text}, ${first}, GREATEST(${from} + ${len} - ${first}, 0)) END)`;
-};
-
-const round: FunctionEmitter = ([value, digits]) => {
-  if (!value) throw new Error('ROUND needs an argument');
-  return double(digits ? sql`ROUND(${decimal(value)}, ${integer(digits)})` : sql`ROUND(${decimal(value)})`);
-};
-
-const mod: FunctionEmitter = ([a, b]) => {
-  if (!a || !b) throw new Error('MOD needs two arguments');
-  return double(sql`MOD(${decimal(a)}, NULLIF(${decimal(b)}, 0))`);
 };
 
 /**
@@ -191,13 +182,6 @@ const ignoringNulls = (name: string): FunctionEmitter => (args, argTypes) => {
   return text(sql`${raw(name)}(${join(filled.map(bytes))})`);
 };
 
-/** NULLIF; on text the equality is the agreed one (no padding), and the result keeps its collation. */
-const nullif: FunctionEmitter = ([a, b], argTypes) => {
-  if (!a || !b) throw new Error('NULLIF needs two arguments');
-  if (argTypes.every((t) => t !== 'text')) return sql`NULLIF(${a}, ${b})`;
-  return sql`(CASE WHEN ${bytes(a)} = ${bytes(b)} THEN NULL ELSE ${a} END)`;
-};
-
 /** REPLACE is NULL when any argument is (MariaDB's REPLACE(s, '', NULL) gives s). */
 const replace: FunctionEmitter = ([s, from, to]) => {
   if (!s || !from || !to) throw new Error('REPLACE needs three arguments');
@@ -207,46 +191,40 @@ const replace: FunctionEmitter = ([s, from, to]) => {
 /** CONCAT with NULL arguments counted as '' (MySQL's CONCAT returns NULL on any NULL). */
 const concatFunction: FunctionEmitter = (args) => sql`CONCAT(${join(args.map((arg) => sql`IFNULL(${arg}, '')`))})`;
 
-const utcNow = raw('UTC_TIMESTAMP(3)');
-
-export const mysqlFormula: FormulaDialect = {
+/** What MySQL must state: the rest is standard SQL (dialects/standard-formula.ts). */
+export const mysqlOwnFormula: OwnFormula = {
   vendor: 'mysql',
-  literal: (value, type) => (type === 'number' ? double(sql`${value}`) : text(sql`${value}`)),
-  booleanLiteral: (value) => raw(value ? 'TRUE' : 'FALSE'),
-  nullLiteral: () => raw('NULL'),
+  types: mysqlTypes,
+  toText,
+  utcNow: raw('UTC_TIMESTAMP(3)'),
+  // ROUND on a DOUBLE rounds half to even; on a DECIMAL half away from zero.
+  exact: decimal,
+  integer,
+  double,
+  textOrder: bytes,
   fieldValue,
-  arithmetic: (op, left, right) => (op === '/' ? sql`(${left} / NULLIF(${right}, 0))` : sql`(${left} ${raw(op)} ${right})`),
-  negate: (operand) => sql`(- ${operand})`,
+  cast,
+};
+
+export const mysqlFormula: FormulaDialect = defineFormula({
+  ...mysqlOwnFormula,
+  literal: (value, type) => (type === 'number' ? double(sql`${value}`) : text(sql`${value}`)),
+  nullLiteral: () => raw('NULL'),
   // `||` is OR in MySQL's default sql_mode; CONCAT already gives NULL when either side is NULL.
   concat: (left, right) => sql`CONCAT(${left}, ${right})`,
-  compare: (op, left, right, type) =>
-    type === 'text' ? sql`(${bytes(left)} ${raw(op)} ${bytes(right)})` : sql`(${left} ${raw(op)} ${right})`,
   // LIKE matches characters (`_` is one code point), so utf8mb4_bin, not bytes; LIKE does not pad.
   // The SQL text '\\' is one backslash: MySQL strings use backslash escapes.
   like: (operand, pattern, negated) => sql`(${text(operand)}${raw(negated ? ' NOT' : '')} LIKE ${text(pattern)} ESCAPE '\\\\')`,
-  cast,
   coerce,
-  predicateToValue: (predicate) => predicate,
-  valueToPredicate: (value) => value,
   functions: {
     CONCAT: concatFunction,
-    UPPER: call('UPPER'),
-    LOWER: call('LOWER'),
-    TRIM: call('TRIM'),
-    LENGTH: (args) => double(call('CHAR_LENGTH')(args, [], 'number')),
     SUBSTRING: substring,
     REPLACE: replace,
-    ABS: call('ABS'),
-    ROUND: round,
+    // CEIL and FLOOR of a DOUBLE are integers in MySQL.
     CEIL: (args) => double(call('CEIL')(args, [], 'number')),
     FLOOR: (args) => double(call('FLOOR')(args, [], 'number')),
-    MOD: mod,
     GREATEST: ignoringNulls('GREATEST'),
     LEAST: ignoringNulls('LEAST'),
-    COALESCE: call('COALESCE'),
-    NULLIF: nullif,
-    NOW: () => utcNow,
-    CURRENT_TIMESTAMP: () => utcNow,
     CURRENT_DATE: () => raw('UTC_DATE()'),
   },
-};
+});

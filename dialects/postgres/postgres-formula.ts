@@ -5,11 +5,12 @@
  * float8 → numeric cast keeps 15 significant digits exactly as the evaluator's decimal.ts does.
  * Timestamps are `timestamp` (without zone) holding UTC.
  */
-import { join, raw, sql, type Sql } from '../../core/sql.ts';
+import { raw, sql, type Sql } from '../../core/sql.ts';
 import type { CastTarget } from '../../core/formula/ast.ts';
 import type { FormulaDialect, FunctionEmitter } from '../../core/formula/formula-dialect.ts';
 import type { FormulaType, ValueType } from '../../core/formula/types.ts';
 import type { Field } from '../../core/schema/model.ts';
+import { call, castAs, defineFormula, type OwnFormula } from '../standard-formula.ts';
 
 const pgTypes: Readonly<Record<FormulaType, string>> = {
   text: 'text',
@@ -20,14 +21,11 @@ const pgTypes: Readonly<Record<FormulaType, string>> = {
   null: 'text',
 };
 
-const castAs = (value: Sql, type: string): Sql => sql`CAST(${value} AS ${raw(type)})`;
 const double = (value: Sql): Sql => castAs(value, 'double precision');
 const numeric = (value: Sql): Sql => castAs(value, 'numeric');
 
 /** A double as SQL integer, half away from zero (numeric → integer rounds so; float8 → integer rounds half-even). */
 const integer = (value: Sql): Sql => castAs(numeric(value), 'integer');
-
-const call = (name: string): FunctionEmitter => (args) => sql`${raw(name)}(${join(args)})`;
 
 /** The agreed text forms (values.ts): DateStyle-independent dates, ISO UTC timestamps. */
 function toText(value: Sql, from: FormulaType): Sql {
@@ -89,7 +87,7 @@ function fieldValue(column: Sql, field: Field, type: ValueType): Sql {
   }
 }
 
-/** SUBSTRING with the agreed meaning: a negative length gives '' (PostgreSQL would raise). */
+/** SUBSTRING as `substr`, the spelling its plans know; a negative length gives '' (PostgreSQL would raise). */
 const substring: FunctionEmitter = ([text, start, length]) => {
   if (!text || !start) throw new Error('SUBSTRING needs two arguments');
   if (!length) return sql`substr(${text}, ${integer(start)})`;
@@ -97,54 +95,31 @@ const substring: FunctionEmitter = ([text, start, length]) => {
   return sql`substr(${text}, ${integer(start)}, (CASE WHEN ${len} < 0 THEN 0 ELSE ${len} END))`;
 };
 
-const round: FunctionEmitter = ([value, digits]) => {
-  if (!value) throw new Error('ROUND needs an argument');
-  // round(numeric) rounds half away from zero; round(double precision) would round half to even.
-  return double(digits ? sql`round(${numeric(value)}, ${integer(digits)})` : sql`round(${numeric(value)})`);
-};
-
-const mod: FunctionEmitter = ([a, b]) => {
-  if (!a || !b) throw new Error('MOD needs two arguments');
-  return double(sql`mod(${numeric(a)}, NULLIF(${numeric(b)}, 0))`);
-};
-
-const utcNow = raw("(now() AT TIME ZONE 'UTC')");
-
-export const postgresFormula: FormulaDialect = {
+/** What PostgreSQL must state: the rest is standard SQL (dialects/standard-formula.ts). */
+export const postgresOwnFormula: OwnFormula = {
   vendor: 'postgres',
-  literal: (value, type) => castAs(sql`${value}`, pgTypes[type]),
-  booleanLiteral: (value) => raw(value ? 'TRUE' : 'FALSE'),
-  nullLiteral: (type) => raw(`CAST(NULL AS ${pgTypes[type]})`),
+  types: pgTypes,
+  nameCase: 'lower',
+  toText,
+  utcNow: raw("(now() AT TIME ZONE 'UTC')"),
+  // round(numeric) rounds half away from zero; round(double precision) would round half to even.
+  exact: numeric,
+  integer,
   fieldValue,
-  arithmetic: (op, left, right) => (op === '/' ? sql`(${left} / NULLIF(${right}, 0))` : sql`(${left} ${raw(op)} ${right})`),
-  negate: (operand) => sql`(- ${operand})`,
-  concat: (left, right) => sql`(${left} || ${right})`,
-  compare: (op, left, right) => sql`(${left} ${raw(op)} ${right})`,
+  cast,
+};
+
+/** PostgreSQL's own spellings where they are shorter than the standard ones and mean the same. */
+export const postgresFormula: FormulaDialect = defineFormula({
+  ...postgresOwnFormula,
   // Backslash is PostgreSQL's default LIKE escape character.
   like: (operand, pattern, negated) => sql`(${operand}${raw(negated ? ' NOT' : '')} LIKE ${pattern})`,
-  cast,
-  coerce: (value, from, to) => (to === 'text' ? toText(value, from) : from === to ? value : castAs(value, pgTypes[to])),
-  predicateToValue: (predicate) => predicate,
-  valueToPredicate: (value) => value,
   functions: {
     CONCAT: call('concat'),
-    UPPER: call('upper'),
-    LOWER: call('lower'),
     TRIM: call('btrim'),
-    LENGTH: (args) => double(call('char_length')(args, [], 'number')),
     SUBSTRING: substring,
-    REPLACE: call('replace'),
-    ABS: call('abs'),
-    ROUND: round,
-    CEIL: call('ceil'),
-    FLOOR: call('floor'),
-    MOD: mod,
+    // PostgreSQL's greatest and least ignore NULLs themselves.
     GREATEST: call('greatest'),
     LEAST: call('least'),
-    COALESCE: call('coalesce'),
-    NULLIF: call('nullif'),
-    NOW: () => utcNow,
-    CURRENT_TIMESTAMP: () => utcNow,
-    CURRENT_DATE: () => castAs(utcNow, 'date'),
   },
-};
+});
