@@ -49,6 +49,7 @@ export async function conformanceTarget(): Promise<VendorTarget> {
   return {
     name: vendorOf(plugin),
     dialects: dialectsToRegister(plugin),
+    conformancePlugin: true,
     upsertMatchesAnyUniqueKey: matchesAnyUniqueKey(plugin),
     async available() {
       try {

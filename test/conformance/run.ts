@@ -36,11 +36,17 @@ interface Tally {
   failures: string[];
 }
 
+/**
+ * Counts tests and collects every failure: a failed test, and also an error outside any test
+ * (an import, a beforeAll), which vitest reports by skipping the tests it stopped.
+ */
 function tally(modules: readonly TestModule[]): Tally {
   const out: Tally = { passed: 0, failed: 0, skipped: 0, failures: [] };
   for (const module of modules) {
     for (const error of module.errors()) out.failures.push(`${module.moduleId}: ${error.message}`);
-    if (module.state() === 'failed' && module.errors().length === 0 && [...module.children.allTests()].length === 0) out.failures.push(`${module.moduleId}: failed before any test ran`);
+    for (const suite of module.children.allSuites()) {
+      for (const error of suite.errors()) out.failures.push(`${suite.fullName}: ${error.message}`);
+    }
     for (const test of module.children.allTests()) {
       const state = test.result().state;
       if (state === 'passed') out.passed++;
@@ -49,6 +55,7 @@ function tally(modules: readonly TestModule[]): Tally {
         out.failures.push(test.fullName);
       } else out.skipped++;
     }
+    if (module.state() === 'failed' && out.failures.length === 0) out.failures.push(`${module.moduleId}: failed`);
   }
   return out;
 }

@@ -47,6 +47,8 @@ export interface VendorTarget {
   readonly optionalInCi?: boolean;
   /** Dialects the service under test registers beside its own (a plugin under the conformance kit). */
   readonly dialects?: readonly Dialect[];
+  /** A plugin under the conformance kit: suites skip their parts written in one vendor's SQL. */
+  readonly conformancePlugin?: boolean;
   /** The vendor's upsert matches any unique key, not only the named columns (MySQL): bulk results warn. */
   readonly upsertMatchesAnyUniqueKey?: boolean;
   /** True when the database can be reached; false skips the suite unless CI=true. */
