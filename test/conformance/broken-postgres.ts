@@ -8,4 +8,4 @@ import { postgresDialect } from '../../dialects/postgres/index.ts';
 
 export { conformance } from '../../dialects/postgres/index.ts';
 
-export const dialect: Dialect = { ...postgresDialect, paginate: (limit: number) => sql`LIMIT ${limit}` };
+export const dialect: Dialect = { ...postgresDialect, paginate: (limit: number) => sql` LIMIT ${limit}` };
