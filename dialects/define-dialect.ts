@@ -72,7 +72,10 @@ export function defineDialect(definition: DialectDefinition): Dialect {
     formula: definition.formula,
     connect: definition.connect,
     urlProblem: definition.urlProblem ?? (() => null),
-    bind: (config) => bindDialect(dialect, config),
+    // `this`, not the object built here: a dialect derived by spreading (`{ ...base, sql }`) binds its own parts.
+    bind(this: Dialect, config) {
+      return bindDialect(this, config);
+    },
   };
   return Object.freeze(dialect);
 }

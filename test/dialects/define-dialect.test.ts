@@ -74,6 +74,11 @@ describe('defineDialect defaults', () => {
     expect(custom.capabilities.needsUrl).toBe(true);
   });
 
+  it('a dialect derived by spreading binds its own parts, not those of its base', () => {
+    const derived = { ...minimal, sql: { ...minimal.sql, tableRef: () => ident('elsewhere') } };
+    expect(text(derived.bind({ vendor: 'minimal', schema: 'shop' }).tableRef('orders')).text).toBe('"elsewhere"');
+  });
+
   it('binds the default schema when a workspace names none', () => {
     expect(postgresDialect.bind({ vendor: 'postgres' }).schema).toBe('public');
     expect(render(postgresDialect.bind({ vendor: 'postgres' }).tableRef('t'), postgresDialect.sql).text).toBe('"public"."t"');

@@ -16,7 +16,7 @@
  */
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
-import { ident, render, sql, type Sql, type SqlRenderer } from '../../core/sql.ts';
+import { ident, raw, render, sql, type Sql, type SqlRenderer } from '../../core/sql.ts';
 import { checkFormula, emitFormula, type CheckContext, type CheckedFormula, type FormulaDialect, type FormulaValue } from '../../core/formula/index.ts';
 import type { ColumnType } from '../../core/schema/introspection.ts';
 import { postgresFormula } from '../../dialects/postgres/postgres-formula.ts';
@@ -39,8 +39,12 @@ export interface Target {
   /** A driver value as the evaluator would give it, for a formula of `type`. */
   normalise(value: unknown, type: string): unknown;
   query(text: string, params?: unknown[]): Promise<Record<string, unknown>[]>;
+  /** The fixture table `name` as statements spell it (a qualified name under the conformance kit). */
+  table?(name: string): string;
   close(): Promise<void>;
 }
+
+const tableOf = (target: Target, name: string): string => target.table?.(name) ?? name;
 
 // ——— PostgreSQL (PGlite and server) ———
 
@@ -172,6 +176,8 @@ export async function openMariadbTarget(): Promise<Target | null> {
 }
 
 export async function openTargets(): Promise<Target[]> {
+  // Under the conformance kit the evaluator is the oracle for the plugin's database alone.
+  if (process.env.WDAPI_CONFORMANCE_DIALECT) return [await (await import('../conformance/formula-target.ts')).openPluginFormulaTarget()];
   const targets = [await openPGliteTarget()];
   const server = await openPostgresTarget();
   if (server) targets.push(server);
@@ -190,13 +196,14 @@ export type Row = Record<string, FormulaValue>;
 export async function insertRows(target: Target, rows: readonly Row[]): Promise<void> {
   const p = (i: number) => target.renderer.placeholder(i);
   const q = (name: string) => target.renderer.quoteIdent(name);
-  await target.query('DELETE FROM orders');
-  await target.query('DELETE FROM customers');
-  await target.query('DELETE FROM regions');
+  const [orderTable, customerTable, regionTable] = ['orders', 'customers', 'regions'].map((name) => tableOf(target, name));
+  await target.query(`DELETE FROM ${orderTable}`);
+  await target.query(`DELETE FROM ${customerTable}`);
+  await target.query(`DELETE FROM ${regionTable}`);
   for (const [i, row] of rows.entries()) {
     const id = i + 1;
-    await target.query(`INSERT INTO regions (id, name) VALUES (${p(1)}, ${p(2)})`, [id, row['customer.region.name'] ?? null]);
-    await target.query(`INSERT INTO customers (id, name, region_id, vip) VALUES (${p(1)}, ${p(2)}, ${p(3)}, ${p(4)})`, [
+    await target.query(`INSERT INTO ${regionTable} (id, name) VALUES (${p(1)}, ${p(2)})`, [id, row['customer.region.name'] ?? null]);
+    await target.query(`INSERT INTO ${customerTable} (id, name, region_id, vip) VALUES (${p(1)}, ${p(2)}, ${p(3)}, ${p(4)})`, [
       id,
       row['customer.name'] ?? null,
       id,
@@ -206,7 +213,7 @@ export async function insertRows(target: Target, rows: readonly Row[]): Promise<
     const values = columns.map((f) => target.toParam(row[f.name] ?? null, f.type));
     const list = ['id', 'customer_id', ...columns.map((f) => f.column)].map(q).join(', ');
     const placeholders = [id, id, ...values].map((_, j) => p(j + 1)).join(', ');
-    await target.query(`INSERT INTO orders (${list}) VALUES (${placeholders})`, [id, id, ...values]);
+    await target.query(`INSERT INTO ${orderTable} (${list}) VALUES (${placeholders})`, [id, id, ...values]);
   }
 }
 
@@ -230,8 +237,9 @@ export function columnRef(path: readonly string[]): Sql {
 export function selectFormula(target: Target, checked: CheckedFormula): { text: string; params: readonly unknown[] } {
   const own = target.context === pgContext ? checked : checkFormula(checked.ast, target.context);
   const expr = emitFormula(own, { dialect: target.dialect, columnRef });
-  const query = sql`SELECT o.id AS id, ${expr} AS v FROM orders o
-    LEFT JOIN customers c ON c.id = o.customer_id LEFT JOIN regions r ON r.id = c.region_id ORDER BY o.id`;
+  const [orderTable, customerTable, regionTable] = ['orders', 'customers', 'regions'].map((name) => raw(tableOf(target, name)));
+  const query = sql`SELECT o.id AS id, ${expr} AS v FROM ${orderTable} o
+    LEFT JOIN ${customerTable} c ON c.id = o.customer_id LEFT JOIN ${regionTable} r ON r.id = c.region_id ORDER BY o.id`;
   return render(query, target.renderer);
 }
 

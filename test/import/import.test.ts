@@ -14,6 +14,8 @@ function lines(...rows: string[]): string {
 }
 
 describe.each(vendors)('CSV import on $name', (target) => {
+  // The uuid table is written in PostgreSQL's SQL (the kit cannot spell it for a plugin).
+  const withUuidTable = target.name !== 'mariadb' && !target.conformancePlugin;
   let ws: TestWorkspace;
   let customers: string;
   let regions: string;
@@ -21,7 +23,7 @@ describe.each(vendors)('CSV import on $name', (target) => {
 
   beforeAll(async () => {
     ws = await startWorkspace(target);
-    if (target.name !== 'mariadb') {
+    if (withUuidTable) {
       await ws.db.query(`CREATE TABLE ${ws.db.table('tags')} (id uuid PRIMARY KEY, label varchar(30) NOT NULL UNIQUE, score integer,
         created_at timestamptz NOT NULL DEFAULT now())`);
       await sync(ws);
@@ -156,7 +158,7 @@ describe.each(vendors)('CSV import on $name', (target) => {
   });
 
   // A native uuid column type: the Postgres vendors (MariaDB keeps UUIDs in char columns).
-  it.runIf(target.name !== 'mariadb')('a UUID primary key is imported when given and generated when blank', async () => {
+  it.runIf(withUuidTable)('a UUID primary key is imported when given and generated when blank', async () => {
     const id = '0b9a4f0e-3a5e-4f43-9a51-7d6c0f3b2a10';
     const done = doneOf(await importFile(ws, tags, lines('id,label,score', `${id},given,1`, ',generated,2')));
     expect(done).toMatchObject({ successCount: 2 });

@@ -79,6 +79,7 @@ export async function provisionMysqlDatabase(withFixture: boolean): Promise<Prov
 
 export const mariadbTarget: VendorTarget = {
   name: 'mariadb',
+  upsertMatchesAnyUniqueKey: true,
   available: mysqlReachable,
   provision: (_service, withFixture) => provisionMysqlDatabase(withFixture),
 };

@@ -5,6 +5,7 @@
 import { uniqueName } from './names.ts';
 import pg from 'pg';
 import type { RunningService } from '../../server/start.ts';
+import type { Dialect } from '../../dialects/dialect.ts';
 import { TABLE_ROWS, type FixtureRow } from './fixture.ts';
 import { mssqlTarget } from './mssql-target.ts';
 import { mariadbTarget } from './mysql-target.ts';
@@ -44,6 +45,12 @@ export interface VendorTarget {
   readonly name: string;
   /** SQL Server cannot run on this machine: its suites run only where MSSQL_URL points at one. */
   readonly optionalInCi?: boolean;
+  /** Dialects the service under test registers beside its own (a plugin under the conformance kit). */
+  readonly dialects?: readonly Dialect[];
+  /** A plugin under the conformance kit: suites skip their parts written in one vendor's SQL. */
+  readonly conformancePlugin?: boolean;
+  /** The vendor's upsert matches any unique key, not only the named columns (MySQL): bulk results warn. */
+  readonly upsertMatchesAnyUniqueKey?: boolean;
   /** True when the database can be reached; false skips the suite unless CI=true. */
   available(): Promise<boolean>;
   provision(service: RunningService, withFixture: boolean): Promise<ProvisionedDatabase>;
@@ -131,8 +138,13 @@ export const postgresTarget: VendorTarget = {
 
 export const ALL_VENDORS: VendorTarget[] = [pgliteTarget, postgresTarget, mariadbTarget, mssqlTarget];
 
-/** Vendors to run: all reachable ones; under CI=true, every server vendor is mandatory. */
+/**
+ * Vendors to run: all reachable ones; under CI=true, every server vendor is mandatory. Under the
+ * conformance kit (test/conformance/run.ts) every shared suite runs against the plugin alone,
+ * and its database must be reachable.
+ */
 export async function vendorsToRun(targets: VendorTarget[] = ALL_VENDORS): Promise<VendorTarget[]> {
+  if (process.env.WDAPI_CONFORMANCE_DIALECT) return [await pluginTarget()];
   const mandatory = process.env.CI === 'true';
   const out: VendorTarget[] = [];
   for (const target of targets) {
@@ -140,4 +152,20 @@ export async function vendorsToRun(targets: VendorTarget[] = ALL_VENDORS): Promi
     else if (mandatory && !target.optionalInCi) throw new Error(`CI=true and the ${target.name} test database is unreachable`);
   }
   return out;
+}
+
+/** Loaded on demand: the kit's modules import this one. */
+async function pluginTarget(): Promise<VendorTarget> {
+  const { conformanceTarget } = await import('../conformance/plugin-target.ts');
+  const target = await conformanceTarget();
+  if (!(await target.available())) throw new Error(`the conformance kit cannot reach the ${target.name} database at ${process.env.WDAPI_CONFORMANCE_URL}`);
+  return target;
+}
+
+/**
+ * Service start options under the conformance kit: it may run several kits at once on a shared
+ * machine, where the embedded PGlite can take longer than the default 10 s to answer.
+ */
+export function kitStartOptions(): { readonly controlConnectTimeoutMs?: number } {
+  return process.env.WDAPI_CONFORMANCE_DIALECT ? { controlConnectTimeoutMs: 60_000 } : {};
 }
