@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService } from '../server/start.ts';
 import { ADMIN_TOKEN, fetchJson, type ApiResponse } from './support/harness.ts';
 import { mariadbTarget } from './support/mysql-target.ts';
-import { kitStartOptions, pgliteTarget, postgresTarget, vendorsToRun, type ProvisionedDatabase, type VendorTarget } from './support/vendors.ts';
+import { pgliteTarget, postgresTarget, vendorsToRun, type ProvisionedDatabase, type VendorTarget } from './support/vendors.ts';
 
 const servers = await vendorsToRun([mariadbTarget, postgresTarget]);
 
@@ -22,7 +22,7 @@ interface Workspace {
 }
 
 async function startWorkspace(target: VendorTarget): Promise<Workspace> {
-  const service = await startService({ adminToken: ADMIN_TOKEN, logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }), ...(target.dialects ? { dialects: target.dialects } : {}), ...kitStartOptions() });
+  const service = await startService({ adminToken: ADMIN_TOKEN, logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }), ...(target.dialects ? { dialects: target.dialects } : {}) });
   let db: ProvisionedDatabase | undefined;
   try {
     db = await target.provision(service, true);

@@ -5,7 +5,7 @@
 import pino, { type Logger } from 'pino';
 import type { ServiceSettings } from '../../server/shared/services.ts';
 import { startService, type RunningService } from '../../server/start.ts';
-import { kitStartOptions, type ProvisionedDatabase, type VendorTarget } from './vendors.ts';
+import { type ProvisionedDatabase, type VendorTarget } from './vendors.ts';
 
 export const ADMIN_TOKEN = 'wda_test-admin-token-0123456789';
 
@@ -68,7 +68,7 @@ export interface WorkspaceOptions {
 }
 
 export async function startWorkspace(target: VendorTarget, options: WorkspaceOptions = {}): Promise<TestWorkspace> {
-  const service = await startService({ adminToken: ADMIN_TOKEN, logger: options.logger ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }), ...(options.settings ? { settings: options.settings } : {}), ...(target.dialects ? { dialects: target.dialects } : {}), ...kitStartOptions() });
+  const service = await startService({ adminToken: ADMIN_TOKEN, logger: options.logger ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }), ...(options.settings ? { settings: options.settings } : {}), ...(target.dialects ? { dialects: target.dialects } : {}) });
   const db = await target.provision(service, options.fixture ?? true);
   const org = options.org ?? 'acme';
   const ws = options.ws ?? 'shop';

@@ -161,11 +161,3 @@ async function pluginTarget(): Promise<VendorTarget> {
   if (!(await target.available())) throw new Error(`the conformance kit cannot reach the ${target.name} database at ${process.env.WDAPI_CONFORMANCE_URL}`);
   return target;
 }
-
-/**
- * Service start options under the conformance kit: it may run several kits at once on a shared
- * machine, where the embedded PGlite can take longer than the default 10 s to answer.
- */
-export function kitStartOptions(): { readonly controlConnectTimeoutMs?: number } {
-  return process.env.WDAPI_CONFORMANCE_DIALECT ? { controlConnectTimeoutMs: 60_000 } : {};
-}
