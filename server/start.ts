@@ -121,6 +121,7 @@ export async function startService(options: StartOptions = {}): Promise<RunningS
     authPlugins: [adminTokenPlugin(admin.hash), apiKeyPlugin(store), internalOAuthPlugin(issuer, store), externalJwtPlugin(identityProviderOf)],
     logger,
     settings: { ...DEFAULT_SETTINGS, ...options.settings },
+    cursorSecret: await store.cursorSecret(),
     importLease,
     lifecycle,
   };

@@ -6,6 +6,7 @@ import { ROOT_ALIAS } from './joins.ts';
 import type { JoinNode, OutputNode, Predicate, ReadPlan, Target } from './plan.ts';
 import { targetType } from './filter-values.ts';
 import { assembler, type Column, type RecordAssembler } from './assemble.ts';
+import { sortKeyAlias } from './cursor.ts';
 
 export interface CompiledRead {
   readonly page: Sql;
@@ -114,6 +115,24 @@ function whereSql(ctx: CompileContext, plan: ReadPlan): Sql {
   return plan.where.length > 0 ? sql` WHERE ${conjunction(ctx, plan.where)}` : raw('');
 }
 
+/** `(b1) OR (b2) …`, each branch a conjunction: the keyset seek (core/query/seek.ts). */
+function disjunction(ctx: CompileContext, branches: readonly (readonly Predicate[])[]): Sql {
+  return join(branches.map((branch) => sql`(${conjunction(ctx, branch)})`), ' OR ');
+}
+
+/**
+ * The page of a cursor read: the filters plus the seek after the cursor row, one row beyond the
+ * size (it tells whether a next page exists), and every sort key under its own alias, so the
+ * next cursor is cut from the row whatever `fields` selects (computed and related keys included).
+ */
+function keysetPageSql(ctx: CompileContext, plan: ReadPlan, exprs: readonly Sql[], order: Sql): Sql {
+  const keys = plan.order.map((term, i) => sql`${targetExpr(ctx, term.target)} AS ${ident(sortKeyAlias(i))}`);
+  const after = plan.keyset?.after;
+  const conditions = [...plan.where.map((p) => sql`(${predicateSql(ctx, p)})`), ...(after ? [sql`(${disjunction(ctx, after)})`] : [])];
+  const where = conditions.length > 0 ? sql` WHERE ${join(conditions, ' AND ')}` : raw('');
+  return sql`SELECT ${join([...exprs, ...keys])} FROM ${fromSql(ctx, plan)}${where} ORDER BY ${order}${ctx.dialect.sql.paginate(plan.size + 1, 0)}`;
+}
+
 interface SelectList {
   readonly exprs: Sql[];
   readonly columns: Column[];
@@ -144,7 +163,9 @@ export function compileRead(plan: ReadPlan, dialect: BoundDialect): CompiledRead
   const from = fromSql(ctx, plan);
   const where = whereSql(ctx, plan);
   const order = join(plan.order.map((term) => dialect.sql.orderTerm(targetExpr(ctx, term.target), term.direction)));
-  const page = sql`SELECT ${join(list.exprs)} FROM ${from}${where} ORDER BY ${order}${dialect.sql.paginate(plan.size, plan.page * plan.size)}`;
+  const page = plan.keyset
+    ? keysetPageSql(ctx, plan, list.exprs, order)
+    : sql`SELECT ${join(list.exprs)} FROM ${from}${where} ORDER BY ${order}${dialect.sql.paginate(plan.size, plan.page * plan.size)}`;
   const filteredFrom = fromSql(ctx, plan, usedHops(plan.where));
   return {
     page,

@@ -8,6 +8,7 @@ import {
   MAX_PAGE_SIZE,
   type FilterOperator,
   type FilterRequest,
+  type CursorPaging,
   type ReadRequest,
   type SortRequest,
 } from './request.ts';
@@ -22,7 +23,7 @@ const COUNT_MODES: readonly CountMode[] = ['exact', 'estimated', 'none'];
  * repeats were always merged); a number or a mode given twice has no one meaning and is refused.
  */
 export const READ_QUERY: QuerySpec = {
-  single: ['page', 'size', 'count'],
+  single: ['page', 'size', 'count', 'paging', 'after'],
   repeatable: ['sort', 'expand', 'fields'],
   families: ['filter'],
 };
@@ -84,6 +85,19 @@ function parseCount(params: QueryReader): CountMode | null {
   return value as CountMode;
 }
 
+const PAGING_MODES = ['offset', 'cursor'];
+
+/** `paging=cursor` or `after` (which implies it); `page` belongs to offset paging only (DESIGN §13). */
+function parsePaging(params: QueryReader): CursorPaging | undefined {
+  const mode = params.single('paging');
+  const after = params.single('after');
+  if (mode !== undefined && !PAGING_MODES.includes(mode)) throw badRequest(`'paging' must be one of ${PAGING_MODES.join(', ')}, got '${mode}'`);
+  if (mode === 'offset' && after !== undefined) throw badRequest(`'after' takes a cursor of paging=cursor; it cannot be used with paging=offset`);
+  if (mode !== 'cursor' && after === undefined) return undefined;
+  if (params.single('page') !== undefined) throw badRequest(`'page' cannot be combined with cursor paging (paging=cursor or after); follow meta.nextCursor with after=<cursor>`);
+  return { mode: 'cursor', after: after ?? null };
+}
+
 export function parseReadRequest(query: QueryParams): ReadRequest {
   const params = new QueryReader(query, READ_QUERY);
   const size = nonNegativeInteger(params, 'size', DEFAULT_PAGE_SIZE);
@@ -96,5 +110,6 @@ export function parseReadRequest(query: QueryParams): ReadRequest {
     fields: parsePaths(params, 'fields'),
     filters: parseFilters(params),
     count: parseCount(params),
+    paging: parsePaging(params),
   };
 }

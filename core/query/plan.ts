@@ -43,6 +43,8 @@ export interface ReadScope {
   /** The default view of any entity (used for expansions). */
   defaultView(entityName: string): ViewShape;
   readonly policy: ReadPolicy;
+  /** The named view read by the view data query; absent for the entity's default view. */
+  readonly viewUuid?: string;
 }
 
 /** A value reachable from a node: a field or computed column, possibly through many-to-one hops. */
@@ -94,4 +96,15 @@ export interface ReadPlan {
   readonly page: number;
   readonly size: number;
   readonly countMode: CountMode;
+  /** Cursor paging (core/query/cursor.ts): a keyset seek instead of an offset. */
+  readonly keyset?: Keyset;
+}
+
+/**
+ * A keyset page: rows after the cursor position in `order`, read one beyond `size` so that the
+ * last page is known. `after` is an OR of AND-ed predicates (core/query/seek.ts); null on the
+ * first page.
+ */
+export interface Keyset {
+  readonly after: readonly (readonly Predicate[])[] | null;
 }

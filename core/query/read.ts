@@ -13,18 +13,24 @@ import { idPredicate, planRead } from './plan-read.ts';
 import type { ReadRequest } from './request.ts';
 import { parseScalar } from '../schema/coerce.ts';
 import { viewShape } from './shape.ts';
+import { cursorAfter, planCursor, queryIdentity } from './cursor.ts';
 
 export interface ListMeta {
-  page: number;
+  /** Null in cursor paging. */
+  page: number | null;
   size: number;
   totalElements: number | null;
   totalPages: number | null;
   countMode: CountMode;
+  /** Cursor paging only: `after` for the next page, null on the page holding the last row. */
+  nextCursor?: string | null;
 }
 
 export interface ReadOptions {
   /** Row count above which `count=estimated` trusts the planner (DESIGN §6). */
   readonly estimateThreshold: number;
+  /** The deployment's key for signing cursors (the control store's `cursorSecret`). */
+  readonly cursorSecret: string;
 }
 
 export function readScope(runtime: WorkspaceRuntime, entityName: string, policy: ReadPolicy, viewUuid?: string): ReadScope {
@@ -33,6 +39,7 @@ export function readScope(runtime: WorkspaceRuntime, entityName: string, policy:
     root: viewShape(runtime, entityName, viewUuid),
     defaultView: (name) => viewShape(runtime, name),
     policy,
+    ...(viewUuid ? { viewUuid } : {}),
   };
 }
 
@@ -73,8 +80,17 @@ async function countRows(database: Database, plan: ReadPlan, compiled: CompiledR
   return { total: Number(rows[0]?.total ?? 0), mode: 'exact' };
 }
 
+/** The rows of a cursor page (the one extra row dropped) and the cursor after its last row. */
+function cursorPage(plan: ReadPlan, rows: Record<string, unknown>[], identity: string, secret: string): { rows: Record<string, unknown>[]; nextCursor: string | null } {
+  if (rows.length <= plan.size) return { rows, nextCursor: null };
+  const kept = rows.slice(0, plan.size);
+  const last = kept[kept.length - 1];
+  return { rows: kept, nextCursor: last ? cursorAfter(plan, last, identity, secret) : null };
+}
+
 export async function listRecords(database: Database, scope: ReadScope, request: ReadRequest, options: ReadOptions): Promise<{ data: JsonRecord[]; meta: ListMeta }> {
-  const plan = planRead(scope, request);
+  const identity = queryIdentity(scope, request);
+  const plan = planCursor(planRead(scope, request), request, identity, options.cursorSecret);
   const compiled = compileRead(plan, database.dialect);
   try {
     const [rows, count] = await Promise.all([
@@ -82,10 +98,10 @@ export async function listRecords(database: Database, scope: ReadScope, request:
       countRows(database, plan, compiled, options),
     ]);
     const totalPages = count.total === null ? null : Math.ceil(count.total / plan.size);
-    return {
-      data: compiled.assemble(rows),
-      meta: { page: plan.page, size: plan.size, totalElements: count.total, totalPages, countMode: count.mode },
-    };
+    const counts = { size: plan.size, totalElements: count.total, totalPages, countMode: count.mode };
+    if (!plan.keyset) return { data: compiled.assemble(rows), meta: { page: plan.page, ...counts } };
+    const page = cursorPage(plan, rows, identity, options.cursorSecret);
+    return { data: compiled.assemble(page.rows), meta: { page: null, ...counts, nextCursor: page.nextCursor } };
   } catch (error) {
     throw translateDbError(database.dialect, scope.root.entity, error);
   }

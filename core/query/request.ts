@@ -30,6 +30,14 @@ export interface ReadRequest {
   readonly fields: readonly (readonly string[])[] | null;
   readonly filters: readonly FilterRequest[];
   readonly count: CountMode | null;
+  /** Cursor (keyset) paging, DESIGN §13; absent: offset paging by `page`. */
+  readonly paging?: CursorPaging;
+}
+
+/** `paging=cursor`, and `after=<nextCursor>` from the previous page (null on the first page). */
+export interface CursorPaging {
+  readonly mode: 'cursor';
+  readonly after: string | null;
 }
 
 export const DEFAULT_PAGE_SIZE = 20;

@@ -4,6 +4,9 @@
  */
 export const CONTROL_SCHEMA = 'wdapi_control';
 
+/** The `instance` setting holding the cursor-signing key. */
+export const CURSOR_SECRET_SETTING = 'cursorSecret';
+
 export const CONTROL_MIGRATIONS: readonly string[] = [
   `CREATE SCHEMA IF NOT EXISTS ${CONTROL_SCHEMA}`,
   `CREATE TABLE IF NOT EXISTS ${CONTROL_SCHEMA}.instance (
@@ -112,4 +115,11 @@ export const CONTROL_MIGRATIONS: readonly string[] = [
      created_at timestamptz NOT NULL DEFAULT now())`,
   // Import jobs: the instance id of the process running the job (core/import/owner-lease.ts).
   `ALTER TABLE ${CONTROL_SCHEMA}.import_jobs ADD COLUMN IF NOT EXISTS owner_instance text`,
+  // The key that signs paging cursors (core/query/cursor-token.ts): one per deployment, so a
+  // cursor from one instance works on the next and after a restart. Created once, by whichever
+  // instance migrates first (ON CONFLICT keeps it); gen_random_uuid() draws from the server's
+  // strong random source (PostgreSQL 13+), two of them give 244 random bits.
+  `INSERT INTO ${CONTROL_SCHEMA}.instance (key, value)
+     VALUES ('${CURSOR_SECRET_SETTING}', to_jsonb(replace(gen_random_uuid()::text || gen_random_uuid()::text, '-', '')))
+     ON CONFLICT (key) DO NOTHING`,
 ];

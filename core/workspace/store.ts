@@ -8,7 +8,7 @@ import { ident, join, sql, type Sql } from '../sql.ts';
 import type { Driver, Executor } from '../../dialects/dialect.ts';
 import type { DatabaseSchema } from '../schema/introspection.ts';
 import { controlRows, controlTable, isUniqueViolation, isUuid, jsonb, type ControlRow } from './control-sql.ts';
-import { CONTROL_MIGRATIONS } from './migrations.ts';
+import { CONTROL_MIGRATIONS, CURSOR_SECRET_SETTING } from './migrations.ts';
 import { type ApiKeyRecord, type ColumnRecord, type EntityRecord, type IdentityProviderConfig, type RlsRuleRecord, type MigrationFlag, type OrgRecord, type ViewRecord, type WorkspaceRecord } from './types.ts';
 import { DEFAULT_ENTITY_OPTIONS, type EntityOptions } from '../schema/entity-options.ts';
 
@@ -131,6 +131,13 @@ export class ControlStore {
   async setSetting(key: string, value: unknown): Promise<void> {
     await this.rows(sql`INSERT INTO ${t('instance')} (key, value) VALUES (${key}, ${jsonb(value)})
       ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`);
+  }
+
+  /** The deployment's cursor-signing key, created by the migrations (read once at start). */
+  async cursorSecret(): Promise<string> {
+    const secret = await this.getSetting<string>(CURSOR_SECRET_SETTING);
+    if (typeof secret !== 'string' || secret.length < 32) throw new Error('the control store holds no cursor secret: run the migrations');
+    return secret;
   }
 
   // ── organizations and workspaces ─────────────────────────────────────────────

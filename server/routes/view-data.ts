@@ -9,7 +9,7 @@ import { param } from './params.ts';
 
 export function viewDataRoutes(services: Services): Router {
   const router = new Router({ prefix: '/api/data' });
-  const options = { estimateThreshold: services.settings.countEstimateThreshold };
+  const options = { estimateThreshold: services.settings.countEstimateThreshold, cursorSecret: services.cursorSecret };
 
   router.get('/:viewSlug', async (ctx) => {
     requireBearer(ctx);

@@ -31,6 +31,8 @@ export interface Services {
   readonly issuer: InternalIssuer;
   readonly logger: Logger;
   readonly settings: ServiceSettings;
+  /** Signs paging cursors; the same on every instance of the deployment (control store). */
+  readonly cursorSecret: string;
   /** This process's instance id and who else is alive, for import jobs (absent: the only process). */
   readonly importLease?: OwnerLease;
   readonly lifecycle: Lifecycle;

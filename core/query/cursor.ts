@@ -1,0 +1,74 @@
+/**
+ * Cursor (keyset) paging, DESIGN §13: which query a cursor belongs to, the seek a cursor turns
+ * into, and the cursor of a page's last row. The values travel in their wire forms and are
+ * coerced back to each sort key's type, so they reach SQL only as bound parameters.
+ */
+import type { ColumnType } from '../schema/introspection.ts';
+import { parseScalar } from '../schema/coerce.ts';
+import { toWireValue } from '../schema/values.ts';
+import { cursorMismatch, openCursor, signCursor } from './cursor-token.ts';
+import { targetType } from './filter-values.ts';
+import type { OrderTerm, ReadPlan, ReadScope } from './plan.ts';
+import type { ReadRequest } from './request.ts';
+import { planSeek } from './seek.ts';
+
+/**
+ * Request members that may change from one page to the next. Every other member (sort, filters,
+ * and whatever narrows the rows in future, such as `where`) is part of the query's identity, so
+ * a new row-narrowing parameter is covered without touching this module.
+ */
+const PER_PAGE: ReadonlySet<string> = new Set(['page', 'size', 'paging', 'count', 'expand', 'fields']);
+
+function stableJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/** What a cursor is tied to: the entity or view read, and every request member that narrows or orders the rows. */
+export function queryIdentity(scope: ReadScope, request: ReadRequest): string {
+  const narrowing = Object.fromEntries(Object.entries(request).filter(([key]) => !PER_PAGE.has(key)));
+  const source = scope.viewUuid ? { view: scope.viewUuid } : { entity: scope.root.entity.name };
+  return stableJson({ ...source, ...narrowing });
+}
+
+/** A sort key's value as the cursor carries it: exact decimals stay text, the rest in wire form. */
+function cursorValue(type: ColumnType, raw: unknown): unknown {
+  if (raw === null || raw === undefined) return null;
+  if (type === 'decimal' && typeof raw === 'string') return raw;
+  return toWireValue(type, raw, true);
+}
+
+function coerceCursorValue(term: OrderTerm, value: unknown): unknown {
+  if (value === null) return null;
+  const coerced = parseScalar(targetType(term.target), value);
+  if (!coerced.ok) throw cursorMismatch();
+  return coerced.value;
+}
+
+/** The plan of a cursor page: the seek after `paging.after`, or the first page. Unchanged without cursor paging. */
+export function planCursor(plan: ReadPlan, request: ReadRequest, identity: string, secret: string): ReadPlan {
+  if (!request.paging) return plan;
+  const after = request.paging.after;
+  if (after === null) return { ...plan, page: 0, keyset: { after: null } };
+  const values = openCursor(secret, identity, after, plan.order.length).map((value, i) => {
+    const term = plan.order[i];
+    if (!term) throw cursorMismatch();
+    return coerceCursorValue(term, value);
+  });
+  return { ...plan, page: 0, keyset: { after: planSeek(plan.order, values) } };
+}
+
+/** The column alias under which the page statement returns the i-th sort key (compile-read.ts). */
+export function sortKeyAlias(i: number): string {
+  return `k${i}`;
+}
+
+/** The cursor that continues after `row` (a raw page row holding the sort keys). */
+export function cursorAfter(plan: ReadPlan, row: Record<string, unknown>, identity: string, secret: string): string {
+  const values = plan.order.map((term, i) => cursorValue(targetType(term.target), row[sortKeyAlias(i)]));
+  return signCursor(secret, identity, values);
+}

@@ -1,0 +1,56 @@
+/**
+ * The keyset seek: "rows after this position in the sort order" as plain predicates, so the one
+ * predicate compiler spells it for every vendor (SQL Server has no row-value comparison).
+ *
+ * With keys k1..kn (the id tiebreak last) and the cursor row's values v1..vn, a row comes after
+ * the cursor when, for some i, it equals the cursor on k1..k(i-1) and comes after it on ki:
+ *   (k1 after v1) OR (k1 = v1 AND k2 after v2) OR …
+ * "Equal" and "after" follow DESIGN §12's NULL ordering (NULLs last ascending, first descending):
+ *   equal:            v NULL → k IS NULL;       else k = v
+ *   after, ascending: v NULL → nothing;         else k > v, or k IS NULL (NULLs come last)
+ *   after, desc:      v NULL → k IS NOT NULL;   else k < v (NULLs came first)
+ */
+import type { OrderTerm, Predicate, Target } from './plan.ts';
+
+/** One alternative of the OR: every predicate must hold. */
+export type SeekBranch = readonly Predicate[];
+
+function isNull(target: Target, yes: boolean): Predicate {
+  return { target, op: 'isNull', value: yes };
+}
+
+/** A root column declared NOT NULL cannot be NULL; a related or computed value always can. */
+function canBeNull(target: Target): boolean {
+  return target.kind === 'computed' || target.hops.length > 0 || target.field.nullable;
+}
+
+function equalTo(target: Target, value: unknown): Predicate {
+  return value === null ? isNull(target, true) : { target, op: 'eq', value };
+}
+
+/** The alternatives by which a row comes strictly after `value` on this key alone. */
+function afterOn(term: OrderTerm, value: unknown): Predicate[] {
+  const { target, direction } = term;
+  if (direction === 'asc') {
+    if (value === null) return [];
+    const greater: Predicate = { target, op: 'gt', value };
+    return canBeNull(target) ? [greater, isNull(target, true)] : [greater];
+  }
+  return value === null ? [isNull(target, false)] : [{ target, op: 'lt', value }];
+}
+
+/**
+ * The seek condition for the cursor row's `values` (one per order term, already coerced to each
+ * target's type), as an OR of AND-ed branches. Never empty: the id tiebreak is never NULL, so its
+ * branch always exists.
+ */
+export function planSeek(order: readonly OrderTerm[], values: readonly unknown[]): SeekBranch[] {
+  const branches: SeekBranch[] = [];
+  const prefix: Predicate[] = [];
+  order.forEach((term, i) => {
+    const value = values[i] ?? null;
+    for (const after of afterOn(term, value)) branches.push([...prefix, after]);
+    prefix.push(equalTo(term.target, value));
+  });
+  return branches;
+}
