@@ -38,6 +38,8 @@ export interface TwoInstances {
   readonly b: RunningService;
   /** A workspace database provisioned through `a` (with the shared fixture). */
   readonly db: ProvisionedDatabase;
+  /** The control store's URL, for a further instance (a restart) on the same store. */
+  readonly controlUrl: string;
   close(): Promise<void>;
 }
 
@@ -54,6 +56,7 @@ export async function startTwoInstances(target: VendorTarget): Promise<TwoInstan
   await fetchJson(`${a.url}/api/admin/v1/orgs`, 'POST', { body: { slug: 'acme', name: 'acme' } }, ADMIN_TOKEN);
   return {
     a, b, db,
+    controlUrl: control.url,
     async close() {
       await db.drop();
       await a.close();
