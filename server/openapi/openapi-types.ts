@@ -81,11 +81,12 @@ export function errorSchemas(): Record<string, JsonSchema> {
       type: 'object',
       required: ['page', 'size', 'totalElements', 'totalPages', 'countMode'],
       properties: {
-        page: { type: 'integer', minimum: 0 },
+        page: { type: ['integer', 'null'], minimum: 0, description: 'null in cursor paging' },
         size: { type: 'integer', minimum: 1, maximum: 1000 },
         totalElements: { type: ['integer', 'null'] },
         totalPages: { type: ['integer', 'null'] },
         countMode: { type: 'string', enum: ['exact', 'estimated', 'none'] },
+        nextCursor: { type: ['string', 'null'], description: 'Cursor paging only: after=<nextCursor> gives the next page; null on the page holding the last row' },
       },
     },
   };

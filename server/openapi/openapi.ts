@@ -58,10 +58,12 @@ const READ_PARAMS: JsonSchema[] = [
 ];
 
 const LIST_PARAMS: JsonSchema[] = [
-  { name: 'page', in: 'query', schema: { type: 'integer', minimum: 0, default: 0 } },
+  { name: 'page', in: 'query', schema: { type: 'integer', minimum: 0, default: 0 }, description: 'Offset paging; not with paging=cursor or after' },
   { name: 'size', in: 'query', schema: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE } },
   { name: 'sort', in: 'query', schema: { type: 'string' }, description: '<field>,<asc|desc>; several keys separated by ;' },
   { name: 'count', in: 'query', schema: { type: 'string', enum: ['exact', 'estimated', 'none'] } },
+  { name: 'paging', in: 'query', schema: { type: 'string', enum: ['offset', 'cursor'], default: 'offset' }, description: 'cursor: keyset paging; meta.page is null and meta.nextCursor continues' },
+  { name: 'after', in: 'query', schema: { type: 'string' }, description: 'meta.nextCursor of the previous page (implies paging=cursor); sort and filters must be the same, size may change' },
   { name: 'filter', in: 'query', style: 'deepObject', explode: true, schema: { type: 'object', additionalProperties: { type: 'string' } }, description: 'filter[<field>.<operator>]=<value>' },
   ...READ_PARAMS,
 ];

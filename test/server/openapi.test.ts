@@ -43,6 +43,15 @@ describe('OpenAPI document of a workspace', () => {
     expect(doc.components.securitySchemes.bearer.scheme).toBe('bearer');
   });
 
+  it('documents cursor paging: the paging and after parameters and meta.nextCursor', () => {
+    const names = (doc.paths['/api/v1/acme/shop/orders'].get.parameters as { name: string }[]).map((p) => p.name);
+    expect(names).toEqual(expect.arrayContaining(['page', 'paging', 'after']));
+    const paging = doc.paths['/api/v1/acme/shop/orders'].get.parameters.find((p: { name: string }) => p.name === 'paging');
+    expect(paging.schema.enum).toEqual(['offset', 'cursor']);
+    expect(doc.components.schemas.Meta.properties.nextCursor.type).toEqual(['string', 'null']);
+    expect(doc.components.schemas.Meta.properties.page.type).toEqual(['integer', 'null']);
+  });
+
   it('needs a credential of the workspace', async () => {
     expect((await ws.call('GET', ws.records('/openapi.json'), { token: null })).status).toBe(401);
   });
