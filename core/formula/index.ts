@@ -22,6 +22,9 @@ export { functionRegistry } from './functions.ts';
 export { MAX_FORMULA_LENGTH, MAX_NESTING } from './gate.ts';
 export { MAX_AST_DEPTH, parseFormula } from './parse.ts';
 export { printFormula } from './print.ts';
+export { formulaError, positionOf } from './errors.ts';
+export { mapFormula, relocateFormula } from './substitute.ts';
+export { nodeBeyondDepth, syntaxDepth } from './syntax-depth.ts';
 export { DEFAULT_MAX_DEPTH, formulaTypeOf } from './resolve.ts';
 export { FormulaEvaluationError } from './values.ts';
 

@@ -8,6 +8,7 @@ import type { CastTarget, CompareOp, Expr, WhenClause } from './ast.ts';
 import { formulaError, setPosition, type FormulaPosition } from './errors.ts';
 import { aggregateNames, callableFunctionNames, describeArity, functionRegistry } from './functions.ts';
 import { formulaParser } from './parser.ts';
+import { markParenthesized } from './syntax-depth.ts';
 
 type Child = CstNode | IToken;
 type Ctx = Record<string, Child[] | undefined>;
@@ -223,7 +224,7 @@ class ToAst extends BaseVisitor {
   }
 
   parenExpr(ctx: Ctx): Expr {
-    return this.one(ctx, 'expression');
+    return markParenthesized(this.one(ctx, 'expression'));
   }
 
   functionCall(ctx: Ctx): Expr {

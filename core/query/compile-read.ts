@@ -52,6 +52,15 @@ function bind(ctx: CompileContext, target: Target, value: unknown): Sql {
   return sql`${ctx.dialect.sql.encodeValue(targetType(target), value)}`;
 }
 
+/**
+ * A boolean formula (`where`) as a condition. Behind guards (the row policy) it is nested in CASE,
+ * whose branches every vendor evaluates in order, so it never runs on a row the guards hide.
+ */
+function holdsSql(ctx: CompileContext, expr: Sql, guards: readonly Predicate[]): Sql {
+  if (guards.length === 0) return expr;
+  return sql`(CASE WHEN ${conjunction(ctx, guards)} THEN (CASE WHEN ${expr} THEN 1 END) END) = 1`;
+}
+
 const COMPARISONS: Record<string, string> = { eq: '=', neq: '<>', gt: '>', gte: '>=', lt: '<', lte: '<=' };
 
 export function predicateSql(ctx: CompileContext, predicate: Predicate): Sql {
@@ -62,6 +71,8 @@ export function predicateSql(ctx: CompileContext, predicate: Predicate): Sql {
   switch (op) {
     case 'never':
       return raw('1 = 0');
+    case 'holds':
+      return holdsSql(ctx, expr, value as readonly Predicate[]);
     case 'isNull':
       return value ? sql`${expr} IS NULL` : sql`${expr} IS NOT NULL`;
     case 'in':

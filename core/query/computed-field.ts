@@ -14,6 +14,7 @@ export function computedField(fieldName: string, checked: CheckedFormula): Compu
     refs: checked.refs,
     emit: (columnRef, formula) => emitFormula(checked, { dialect: formula, columnRef }),
     broken: null,
+    ast: checked.ast,
   };
 }
 

@@ -28,6 +28,9 @@ export const READ_QUERY: QuerySpec = {
   families: ['filter'],
 };
 
+/** The list routes (record list, view data query) take `where` too (DESIGN §13). */
+export const LIST_QUERY: QuerySpec = { ...READ_QUERY, single: [...READ_QUERY.single, 'where'] };
+
 function nonNegativeInteger(params: QueryReader, name: string, fallback: number): number {
   const text = params.single(name);
   if (text === undefined) return fallback;
@@ -98,8 +101,13 @@ function parsePaging(params: QueryReader): CursorPaging | undefined {
   return { mode: 'cursor', after: after ?? null };
 }
 
-export function parseReadRequest(query: QueryParams): ReadRequest {
-  const params = new QueryReader(query, READ_QUERY);
+function whereOf(params: QueryReader): { where?: string } {
+  const where = params.single('where');
+  return where === undefined ? {} : { where };
+}
+
+export function parseReadRequest(query: QueryParams, spec: QuerySpec = READ_QUERY): ReadRequest {
+  const params = new QueryReader(query, spec);
   const size = nonNegativeInteger(params, 'size', DEFAULT_PAGE_SIZE);
   if (size < 1 || size > MAX_PAGE_SIZE) throw badRequest(`'size' must be between 1 and ${MAX_PAGE_SIZE}, got ${size}`);
   return {
@@ -111,5 +119,6 @@ export function parseReadRequest(query: QueryParams): ReadRequest {
     filters: parseFilters(params),
     count: parseCount(params),
     paging: parsePaging(params),
+    ...whereOf(params),
   };
 }

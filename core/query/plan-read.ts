@@ -7,6 +7,7 @@ import { migrationBlocksReads, planExpansions, planOutput } from './plan-output.
 import type { ReadRequest } from './request.ts';
 import { requireFormulaJoins, resolveTarget } from './resolve.ts';
 import { coerceFilterValue } from './filter-values.ts';
+import { planWhere } from './where.ts';
 
 function splitPaths(names: readonly string[] | null): string[][] | null {
   return names ? names.map((n) => n.split('.')) : null;
@@ -66,7 +67,12 @@ export function planRead(scope: ReadScope, request: ReadRequest, options: PlanRe
   const expand = request.expand ?? splitPaths(scope.root.options.defaultExpand) ?? [];
   const expanded = planExpansions(scope, joins, expand);
   const output = planOutput(scope, joins, expanded, request.fields ?? defaultFields(scope, expanded));
-  const where = [...scope.policy.rowPredicates(scope.root.entity), ...(options.where ?? []), ...planFilters(scope, joins, request)];
+  const where = [
+    ...scope.policy.rowPredicates(scope.root.entity),
+    ...(options.where ?? []),
+    ...planFilters(scope, joins, request),
+    ...planWhere(scope, joins, request.where),
+  ];
   return {
     root: scope.root,
     joins: joins.joins,

@@ -1,5 +1,6 @@
 /** The validated read plan: what to select, join, filter and sort. Pure data, no SQL text. */
 import type { Sql } from '../sql.ts';
+import type { Expr } from '../formula/ast.ts';
 import type { FormulaDialect } from '../formula/formula-dialect.ts';
 import type { MigrationFlag } from '../workspace/types.ts';
 import type { CountMode, EntityOptions } from '../schema/entity-options.ts';
@@ -18,6 +19,8 @@ export interface ComputedField {
   readonly emit: (columnRef: (path: readonly string[]) => Sql, formula: FormulaDialect) => Sql;
   /** Set when the formula no longer compiles against the schema; the column reads as null. */
   readonly broken: string | null;
+  /** The checked tree (API names), for formulas that name the column (a `where` inlines it). */
+  readonly ast?: Expr;
 }
 
 /** An entity as read through one of its views. */
@@ -54,8 +57,12 @@ export type Target =
 
 export interface Predicate {
   readonly target: Target;
-  /** `never` matches no row (a policy that cannot be satisfied, e.g. a missing claim). */
-  readonly op: FilterOperator | 'never';
+  /**
+   * `never` matches no row (a policy that cannot be satisfied, e.g. a missing claim); `holds`
+   * keeps the rows where a boolean computed target (a `where` formula, core/query/where.ts) is
+   * true, and its value lists the predicates that must hold before the formula is evaluated.
+   */
+  readonly op: FilterOperator | 'never' | 'holds';
   /** Coerced value: a scalar, an array for in/nin, a boolean for isNull, a LIKE pattern for text operators. */
   readonly value: unknown;
 }

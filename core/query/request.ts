@@ -30,6 +30,8 @@ export interface ReadRequest {
   readonly fields: readonly (readonly string[])[] | null;
   readonly filters: readonly FilterRequest[];
   readonly count: CountMode | null;
+  /** The `where` formula text (DESIGN §13); only the list routes take it. */
+  readonly where?: string;
   /** Cursor (keyset) paging, DESIGN §13; absent: offset paging by `page`. */
   readonly paging?: CursorPaging;
 }

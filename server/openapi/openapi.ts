@@ -4,6 +4,7 @@
  */
 import type { ViewShape } from '../../core/query/plan.ts';
 import { MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE } from '../../core/query/request.ts';
+import { MAX_WHERE_DEPTH, MAX_WHERE_LENGTH } from '../../core/query/where.ts';
 import type { Entity } from '../../core/schema/model.ts';
 import { pascalCase } from '../../core/schema/names.ts';
 import { computedSchema, errorSchemas, fieldSchema, type JsonSchema } from './openapi-types.ts';
@@ -65,6 +66,10 @@ const LIST_PARAMS: JsonSchema[] = [
   { name: 'paging', in: 'query', schema: { type: 'string', enum: ['offset', 'cursor'], default: 'offset' }, description: 'cursor: keyset paging; meta.page is null and meta.nextCursor continues' },
   { name: 'after', in: 'query', schema: { type: 'string' }, description: 'meta.nextCursor of the previous page (implies paging=cursor); sort and filters must be the same, size may change' },
   { name: 'filter', in: 'query', style: 'deepObject', explode: true, schema: { type: 'object', additionalProperties: { type: 'string' } }, description: 'filter[<field>.<operator>]=<value>' },
+  {
+    name: 'where', in: 'query', schema: { type: 'string', maxLength: MAX_WHERE_LENGTH },
+    description: `A boolean formula (the computed-column formula language) ANDed with every filter, e.g. status = 'paid' OR (amount > 100 AND customer.name LIKE 'A%'); at most ${MAX_WHERE_DEPTH} levels of nesting`,
+  },
   ...READ_PARAMS,
 ];
 

@@ -2,7 +2,7 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import { readScope, getRecord, listRecords } from '../../core/query/read.ts';
-import { parseReadRequest, type QueryParams } from '../../core/query/parse-request.ts';
+import { LIST_QUERY, parseReadRequest, type QueryParams } from '../../core/query/parse-request.ts';
 import { createRecord, deleteRecord, updateRecord } from '../../core/write/records.ts';
 import { jsonBody } from '../middleware/json-body.ts';
 import type { Services } from '../shared/services.ts';
@@ -21,7 +21,7 @@ export function recordRoutes(services: Services): Router {
   router.get('/:entity', async (ctx) => {
     const p = params(ctx);
     const { runtime, policies } = await dataAccess(ctx, services, p.org, p.ws, false);
-    const request = parseReadRequest(ctx.query as QueryParams);
+    const request = parseReadRequest(ctx.query as QueryParams, LIST_QUERY);
     ctx.body = await listRecords(runtime.database, readScope(runtime, runtime.entity(p.entity).name, policies.read), request, options);
   });
 

@@ -1,7 +1,7 @@
 /** View data query `GET /api/data/{viewSlug}`: the list endpoint read through a named view. */
 import Router from '@koa/router';
 import { notFound } from '../../core/errors.ts';
-import { parseReadRequest, type QueryParams } from '../../core/query/parse-request.ts';
+import { LIST_QUERY, parseReadRequest, type QueryParams } from '../../core/query/parse-request.ts';
 import { listRecords, readScope } from '../../core/query/read.ts';
 import type { Services } from '../shared/services.ts';
 import { dataAccessById, requireBearer } from './context.ts';
@@ -17,7 +17,7 @@ export function viewDataRoutes(services: Services): Router {
     const view = await services.store.findViewBySlug(slug);
     if (!view) throw notFound(`view '${slug}' does not exist`);
     const { runtime, policies } = await dataAccessById(ctx, services, view.workspaceId, false, view.uuid);
-    const request = parseReadRequest(ctx.query as QueryParams);
+    const request = parseReadRequest(ctx.query as QueryParams, LIST_QUERY);
     ctx.body = await listRecords(runtime.database, readScope(runtime, view.entity, policies.read, view.uuid), request, options);
   });
 

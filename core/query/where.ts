@@ -1,0 +1,99 @@
+/**
+ * `where=<formula>` (DESIGN §13): a boolean formula of §7 becomes one predicate of the read plan.
+ * Same lexer, parser, gate 1 and checker as computed columns, plus the limits of "§13–14 exact
+ * answers" (4,096 characters, syntax depth 64). Every refusal is 400 INVALID_FORMULA with the
+ * position and reason a column formula gives.
+ *
+ * Names: fields of the root entity, `rel.field` through many-to-one relationships (up to the
+ * entity's maxExpandDepth, as for its computed columns) and the computed columns of the view
+ * being read: the same names `filter[...]` accepts, so a `where` can read nothing a filter
+ * could not. A computed column is inlined as its own checked tree and checked again in place.
+ */
+import {
+  checkFormula,
+  emitFormula,
+  formulaError,
+  mapFormula,
+  nodeBeyondDepth,
+  parseFormula,
+  positionOf,
+  relocateFormula,
+  type CheckedFormula,
+  type Expr,
+} from '../formula/index.ts';
+import type { Entity, SchemaModel } from '../schema/model.ts';
+import type { JoinRegistry } from './joins.ts';
+import type { ComputedField, Predicate, ReadScope, ViewShape } from './plan.ts';
+import { requireFormulaJoins } from './resolve.ts';
+
+export const MAX_WHERE_LENGTH = 4096;
+export const MAX_WHERE_DEPTH = 64;
+
+function isEntityField(entity: Entity, name: string): boolean {
+  return entity.fieldsByName.has(name) || entity.fields.some((f) => f.column === name);
+}
+
+/** The computed column a one-segment name means, when it is not a field of the entity. */
+function computedNamed(view: ViewShape, path: readonly string[]): ComputedField | undefined {
+  const [name, ...rest] = path;
+  if (name === undefined || rest.length > 0 || isEntityField(view.entity, name)) return undefined;
+  return view.computed.find((c) => c.fieldName === name);
+}
+
+/** Replaces each name of a computed column by the column's tree; a broken column reads as NULL. */
+function inlineComputed(ast: Expr, view: ViewShape): Expr {
+  if (view.computed.length === 0) return ast;
+  return mapFormula(ast, (node) => {
+    if (node.kind !== 'Field') return node;
+    const column = computedNamed(view, node.path);
+    if (!column) return node;
+    const tree: Expr = column.broken || !column.ast ? { kind: 'Null' } : column.ast;
+    return relocateFormula(tree, positionOf(node));
+  });
+}
+
+function checkLength(text: string): void {
+  if (text.length > MAX_WHERE_LENGTH) throw formulaError('too_long', `'where' is longer than ${MAX_WHERE_LENGTH} characters`);
+}
+
+function checkDepth(ast: Expr): void {
+  const deep = nodeBeyondDepth(ast, MAX_WHERE_DEPTH);
+  if (deep) throw formulaError('too_deep', `'where' nests too deeply (more than ${MAX_WHERE_DEPTH} levels)`, positionOf(deep));
+}
+
+/** Parses and checks a `where` against the view it reads; it must type to boolean. */
+export function checkWhere(text: string, view: ViewShape, model: SchemaModel): CheckedFormula {
+  checkLength(text);
+  const parsed = parseFormula(text);
+  checkDepth(parsed);
+  const checked = checkFormula(inlineComputed(parsed, view), { entity: view.entity, model, maxDepth: view.options.maxExpandDepth });
+  if (checked.type !== 'boolean') {
+    throw formulaError('type_mismatch', `'where' must be a boolean condition, got ${checked.type}`, positionOf(checked.ast));
+  }
+  return checked;
+}
+
+/**
+ * A checked boolean formula rooted at the entity reached by `hops` → a predicate of the read
+ * plan. `guards` are the row policy's predicates on that entity: the formula is evaluated only
+ * on rows they admit, so an error it raises (a CAST that fails) cannot reveal a hidden row.
+ */
+export function wherePredicate(checked: CheckedFormula, hops: readonly string[], guards: readonly Predicate[]): Predicate {
+  const computed: ComputedField = {
+    fieldName: 'where',
+    valueType: 'boolean',
+    refs: checked.refs,
+    emit: (columnRef, formula) => emitFormula(checked, { dialect: formula, columnRef, as: 'predicate' }),
+    broken: null,
+  };
+  return { target: { kind: 'computed', hops, computed }, op: 'holds', value: guards };
+}
+
+/** The plan step: the request's `where` on the root, its joins registered. */
+export function planWhere(scope: ReadScope, joins: JoinRegistry, text: string | undefined): Predicate[] {
+  if (text === undefined) return [];
+  const checked = checkWhere(text, scope.root, scope.model);
+  const predicate = wherePredicate(checked, [], scope.policy.rowPredicates(scope.root.entity));
+  if (predicate.target.kind === 'computed') requireFormulaJoins(joins, [], predicate.target.computed);
+  return [predicate];
+}
