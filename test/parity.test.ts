@@ -69,6 +69,20 @@ function canonical(value: unknown, volatile: ReadonlySet<string> = VOLATILE): st
   return JSON.stringify(strip(value));
 }
 
+const where = (text: string): string => `where=${encodeURIComponent(text)}`;
+
+/** `where=<formula>` (DESIGN §13): the same rows, counts and refusals on every vendor. */
+const WHERE_READS = [
+  `/orders?${where("status = 'paid' OR (amount > 100 AND customer.name LIKE 'A%')")}&size=100`,
+  `/orders?${where('customer.vip AND quantity BETWEEN 2 AND 4')}&filter[status.neq]=new&expand=customer&size=100`,
+  `/orders?${where("UPPER(note) LIKE 'NOTE 1%' OR note IS NULL")}&sort=amount,desc&size=100`,
+  `/orders?${where("orderedAt >= '2026-05-01T00:00:00Z' AND product.price < 100")}&count=exact&size=3&page=1`,
+  `/orders?${where('ROUND(amount / quantity, 1) > 20.5 AND NOT (productId IN (1, 3))')}&size=100`,
+  `/customers?${where("birthDate > '1975-01-01' AND region.name IN ('North', 'Ωmega 東京')")}&size=100`,
+  `/orders?${where('amount + 1')}`,
+  `/orders?${where("status = 'x'; DROP TABLE orders")}`,
+];
+
 const READS = [
   '/orders?size=100',
   '/orders?page=1&size=7',
@@ -106,6 +120,7 @@ const READS = [
   '/orders/abc',
   '/orders/999',
   '/orders?sort=nope',
+  ...WHERE_READS,
 ];
 
 describe.each(servers)('HTTP parity: $name against PGlite', (server) => {
