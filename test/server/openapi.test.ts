@@ -52,6 +52,15 @@ describe('OpenAPI document of a workspace', () => {
     expect(doc.components.schemas.Meta.properties.page.type).toEqual(['integer', 'null']);
   });
 
+  it('documents where on the list operation only', () => {
+    const names = (operation: { parameters?: { name: string }[] }) => (operation.parameters ?? []).map((p) => p.name);
+    const whereParam = doc.paths['/api/v1/acme/shop/orders'].get.parameters.find((p: { name: string }) => p.name === 'where');
+    expect(whereParam).toMatchObject({ in: 'query', schema: { type: 'string', maxLength: 4096 } });
+    expect(whereParam.description).toContain('64');
+    expect(names(doc.paths['/api/v1/acme/shop/orders/{id}'].get)).not.toContain('where');
+    expect(names(doc.paths['/api/v1/acme/shop/orders'].post)).not.toContain('where');
+  });
+
   it('needs a credential of the workspace', async () => {
     expect((await ws.call('GET', ws.records('/openapi.json'), { token: null })).status).toBe(401);
   });
