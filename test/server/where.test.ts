@@ -168,6 +168,24 @@ describe.each(vendors)('where on $name', (target) => {
     expectRefused(await where(ors(65)), 'too_deep');
   });
 
+  it('narrows a cursor walk, and a cursor does not continue under another where', async () => {
+    const text = "status <> 'new' AND customer.region.name IS NOT NULL";
+    const expected = ids((r) => r.status !== 'new' && r['customer.region.name'] !== null);
+    const seen: unknown[] = [];
+    let after: string | null = null;
+    do {
+      const pairs: [string, string][] = [['where', text], ['paging', 'cursor'], ['size', '4'], ...(after ? [['after', after] as [string, string]] : [])];
+      const res = await ws.call('GET', ws.records(`/orders${query(pairs)}`));
+      seen.push(...idsOf(res));
+      expect(res.body.meta.totalElements).toBe(expected.length);
+      after = res.body.meta.nextCursor as string | null;
+    } while (after !== null && seen.length <= expected.length);
+    expect(seen).toEqual(expected);
+    const first = await ws.call('GET', ws.records(`/orders${query([['where', text], ['paging', 'cursor'], ['size', '4']])}`));
+    const cursor = String(first.body.meta.nextCursor);
+    expectError(await ws.call('GET', ws.records(`/orders${query([['where', `${text} AND TRUE`], ['after', cursor], ['size', '4']])}`)), 400, 'BAD_REQUEST', 'cursor does not match this query');
+  });
+
   it('is a single-valued parameter of the list routes only', async () => {
     expectError(await ws.call('GET', ws.records(`/orders${query([['where', 'TRUE'], ['where', 'FALSE']])}`)), 400, 'BAD_REQUEST', 'where');
     expectError(await ws.call('GET', ws.records(`/orders${query([['where[]', 'TRUE']])}`)), 400, 'BAD_REQUEST', 'where');
