@@ -16,6 +16,7 @@ export const PARTS: Record<string, readonly string[]> = {
     'test/server/list-and-get.test.ts',
     'test/server/fields.test.ts',
     'test/server/filter.test.ts',
+    'test/server/where.test.ts',
     'test/server/sort.test.ts',
     'test/server/expand.test.ts',
     'test/server/create.test.ts',
@@ -25,7 +26,7 @@ export const PARTS: Record<string, readonly string[]> = {
     'test/write/bulk.test.ts',
     'test/import/import.test.ts',
   ],
-  formula: ['test/formula/properties.test.ts'],
+  formula: ['test/formula/properties.test.ts', 'test/server/where.property.test.ts'],
   parity: ['test/parity.test.ts'],
   /** A quick subset (paging, envelopes, formulas) for the kit's own test; not a conformance claim. */
   smoke: ['test/server/list-and-get.test.ts', 'test/formula/properties.test.ts'],
