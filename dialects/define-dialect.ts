@@ -43,7 +43,6 @@ function bindDialect(dialect: Dialect, config: DatabaseConfig): BoundDialect {
     sql,
     formula: dialect.formula,
     mapError: dialect.errors,
-    schema,
     tableRef,
     insert: (db, statement) => writer.insert(db, tableRef(statement.table), statement),
     upsert: (db, statement) => writer.upsert(db, tableRef(statement.table), statement),

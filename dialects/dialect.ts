@@ -249,8 +249,6 @@ export interface BoundDialect {
   readonly sql: SqlSpelling;
   readonly formula: FormulaDialect;
   readonly mapError: ErrorMapper;
-  /** The workspace's schema ('public' when PostgreSQL is given none), or undefined. */
-  readonly schema: string | undefined;
   tableRef(table: string): Sql;
   insert(db: Executor, statement: InsertStatement): Promise<unknown[]>;
   upsert(db: Executor, statement: UpsertStatement): Promise<UpsertOutcome>;

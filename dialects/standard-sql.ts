@@ -10,7 +10,7 @@ import type { Executor, SqlSpelling } from './dialect.ts';
 export type OwnSpelling = Pick<SqlSpelling, 'quoteIdent' | 'placeholder' | 'like' | 'columnType'>;
 
 /** json as JSON text (a driver would send a JS array as an SQL array), a Date as ISO text. */
-export function standardEncodeValue(type: ColumnType, value: unknown): unknown {
+function standardEncodeValue(type: ColumnType, value: unknown): unknown {
   if (value === null || value === undefined) return null;
   if (type === 'json') return JSON.stringify(value);
   if (value instanceof Date) return value.toISOString();

@@ -80,9 +80,8 @@ describe('defineDialect defaults', () => {
   });
 
   it('binds the default schema when a workspace names none', () => {
-    expect(postgresDialect.bind({ vendor: 'postgres' }).schema).toBe('public');
     expect(render(postgresDialect.bind({ vendor: 'postgres' }).tableRef('t'), postgresDialect.sql).text).toBe('"public"."t"');
-    expect(minimal.bind({ vendor: 'minimal' }).schema).toBeUndefined();
+    expect(text(minimal.bind({ vendor: 'minimal' }).tableRef('t')).text).toBe('"t"');
   });
 });
 

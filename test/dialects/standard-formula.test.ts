@@ -13,7 +13,7 @@ import { render } from '../../core/sql.ts';
 import { postgresOwnFormula } from '../../dialects/postgres/postgres-formula.ts';
 import { call, defineFormula } from '../../dialects/standard-formula.ts';
 import { rowArb, typedFormula } from '../formula/arbitraries.ts';
-import { columnRef, createFixtureTables, insertRows, openPGliteTarget, openPostgresTarget, runOnDatabase, type Row, type Target } from '../formula/db.ts';
+import { columnRef, openLoadedTargets, openPGliteTarget, openPostgresTarget, runOnDatabase, type Row, type Target } from '../formula/db.ts';
 import { examples } from '../formula/examples.ts';
 import { context, pgRenderer } from '../formula/fixtures.ts';
 import { trapRows, traps } from '../formula/traps.ts';
@@ -40,12 +40,8 @@ function evaluateRows(checked: CheckedFormula): unknown[] | { error: string } {
 describe('standard formula defaults', () => {
   let targets: Target[] = [];
   beforeAll(async () => {
-    const opened = [await openPGliteTarget(), await openPostgresTarget()].filter((t): t is Target => t !== null);
-    targets = opened;
-    for (const target of targets) {
-      await createFixtureTables(target);
-      await insertRows(target, rows);
-    }
+    const opened = Promise.all([openPGliteTarget(), openPostgresTarget()]).then((all) => all.filter((t): t is Target => t !== null));
+    targets = await openLoadedTargets(rows, opened);
   }, 60_000);
   afterAll(async () => {
     await Promise.all(targets.map((t) => t.close()));

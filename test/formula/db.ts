@@ -186,6 +186,16 @@ export async function openTargets(): Promise<Target[]> {
   return targets;
 }
 
+/** `targets` (every reachable database by default), each with the fixture tables holding `rows`. */
+export async function openLoadedTargets(rows: readonly Row[], targets?: Promise<Target[]>): Promise<Target[]> {
+  const opened = await (targets ?? openTargets());
+  for (const target of opened) {
+    await createFixtureTables(target);
+    await insertRows(target, rows);
+  }
+  return opened;
+}
+
 export async function createFixtureTables(target: Target): Promise<void> {
   for (const statement of target.ddl) await target.query(statement);
 }

@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkFormula, evaluateFormula, parseFormula, printFormula, type CheckedFormula, type Expr } from '../../core/formula/index.ts';
 import { anyAst, rowArb, typedFormula } from './arbitraries.ts';
-import { createFixtureTables, insertRows, openTargets, runOnDatabase, type Row, type Target } from './db.ts';
+import { openLoadedTargets, runOnDatabase, type Row, type Target } from './db.ts';
 import { context } from './fixtures.ts';
 
 describe('print/parse round trip', () => {
@@ -71,11 +71,7 @@ describe('differential: evaluator = database', () => {
   rows.push(Object.fromEntries(Object.keys(rows[0] ?? {}).map((k) => [k, null])));
 
   beforeAll(async () => {
-    targets = await openTargets();
-    for (const target of targets) {
-      await createFixtureTables(target);
-      await insertRows(target, rows);
-    }
+    targets = await openLoadedTargets(rows);
   }, 60_000);
   afterAll(async () => {
     await Promise.all(targets.map((t) => t.close()));

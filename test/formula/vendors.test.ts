@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkFormula, evaluateFormula, parseFormula } from '../../core/formula/index.ts';
-import { createFixtureTables, insertRows, openTargets, runOnDatabase, type Target } from './db.ts';
+import { openLoadedTargets, runOnDatabase, type Target } from './db.ts';
 import { examples, exampleRow } from './examples.ts';
 import { context } from './fixtures.ts';
 import { textMembership, trapRows, traps } from './traps.ts';
@@ -17,11 +17,7 @@ describe('formulas on every database', () => {
   /** Every target holds the trap rows: examples.ts's row first, then a row of NULLs. */
   let targets: Target[] = [];
   beforeAll(async () => {
-    targets = await openTargets();
-    for (const target of targets) {
-      await createFixtureTables(target);
-      await insertRows(target, trapRows);
-    }
+    targets = await openLoadedTargets(trapRows);
   }, 60_000);
   afterAll(async () => {
     await Promise.all(targets.map((t) => t.close()));
