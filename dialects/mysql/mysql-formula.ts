@@ -220,9 +220,10 @@ export const mysqlFormula: FormulaDialect = defineFormula({
     CONCAT: concatFunction,
     SUBSTRING: substring,
     REPLACE: replace,
-    // CEIL and FLOOR of a DOUBLE are integers in MySQL.
-    CEIL: (args) => double(call('CEIL')(args, [], 'number')),
-    FLOOR: (args) => double(call('FLOOR')(args, [], 'number')),
+    // CEIL and FLOOR of a DOUBLE are integers in MySQL, which have no negative zero: where the
+    // agreed result is a zero, x * 0e0 gives it with x's sign (CEIL of -0.5 is -0, FLOOR of -0 is -0).
+    CEIL: ([x = raw('NULL')]) => sql`(CASE WHEN ${x} > -1 AND ${x} <= 0 THEN ${x} * 0e0 ELSE ${double(call('CEIL')([x], [], 'number'))} END)`,
+    FLOOR: ([x = raw('NULL')]) => sql`(CASE WHEN ${x} = 0 THEN ${x} * 0e0 ELSE ${double(call('FLOOR')([x], [], 'number'))} END)`,
     GREATEST: ignoringNulls('GREATEST'),
     LEAST: ignoringNulls('LEAST'),
     CURRENT_DATE: () => raw('UTC_DATE()'),

@@ -96,6 +96,9 @@ export const examples: readonly (readonly [string, FormulaValue])[] = [
   ['ROUND(amount / 3, 4)', 3.3333],
   ['CEIL(-1.5)', -1],
   ['FLOOR(-1.5)', -2],
+  // A negative zero keeps its sign through CEIL and FLOOR (MySQL's integer CEIL/FLOOR dropped it).
+  ['CONCAT(CEIL(-0.5))', '-0'],
+  ['CONCAT(FLOOR(-CAST(0 AS INTEGER)))', '-0'],
   ['MOD(-7, 3)', -1],
   ['MOD(7, -3)', 1],
   ['MOD(5.5, 2)', 1.5],
