@@ -3,7 +3,7 @@ import { ident, join, raw, sql, type Sql } from '../sql.ts';
 import type { BoundDialect } from '../../dialects/dialect.ts';
 import type { Entity } from '../schema/model.ts';
 import { ROOT_ALIAS } from './joins.ts';
-import type { JoinNode, OutputNode, Predicate, ReadPlan, Target } from './plan.ts';
+import type { ArrayNode, ExistsPlan, JoinNode, OutputNode, Predicate, ReadPlan, Target } from './plan.ts';
 import { targetType } from './filter-values.ts';
 import { assembler, type Column, type RecordAssembler } from './assemble.ts';
 import { sortKeyAlias } from './cursor.ts';
@@ -14,17 +14,27 @@ export interface CompiledRead {
   /** SELECT over the filtered rows without paging, for planner estimates. */
   readonly estimate: Sql;
   readonly assemble: RecordAssembler;
+  /** The one-to-many expansions to read after the page, each with its parent key's column. */
+  readonly arrays: readonly ArrayColumn[];
+}
+
+/** An array of the output, hung on the node at `at`, whose parent key the page returns as `alias`. */
+export interface ArrayColumn {
+  readonly alias: string;
+  readonly at: readonly string[];
+  readonly node: ArrayNode;
 }
 
 export interface CompileContext {
   readonly dialect: BoundDialect;
   readonly root: Entity;
+  readonly rootAlias: string;
   readonly joins: ReadonlyMap<string, JoinNode>;
 }
 
 /** The alias and entity of the node reached by `hops` from the root. */
 function nodeAt(ctx: CompileContext, hops: readonly string[]): { alias: string; entity: Entity } {
-  if (hops.length === 0) return { alias: ROOT_ALIAS, entity: ctx.root };
+  if (hops.length === 0) return { alias: ctx.rootAlias, entity: ctx.root };
   const node = ctx.joins.get(hops.join('.'));
   if (!node) throw new Error(`join for '${hops.join('.')}' was not planned`);
   return node;
@@ -73,6 +83,8 @@ export function predicateSql(ctx: CompileContext, predicate: Predicate): Sql {
       return raw('1 = 0');
     case 'holds':
       return holdsSql(ctx, expr, value as readonly Predicate[]);
+    case 'exists':
+      return existsSql(ctx, expr, value as ExistsPlan);
     case 'isNull':
       return value ? sql`${expr} IS NULL` : sql`${expr} IS NOT NULL`;
     case 'in':
@@ -90,6 +102,15 @@ export function predicateSql(ctx: CompileContext, predicate: Predicate): Sql {
 /** `(p1) AND (p2) …`: every condition of a read or a write is a conjunction. */
 export function conjunction(ctx: CompileContext, predicates: readonly Predicate[]): Sql {
   return join(predicates.map((p) => sql`(${predicateSql(ctx, p)})`), ' AND ');
+}
+
+/** `EXISTS (SELECT 1 FROM items … WHERE items.fk = <parent key> AND …)`: its own aliases, its own joins. */
+function existsSql(ctx: CompileContext, parentKey: Sql, exists: ExistsPlan): Sql {
+  const inner: CompileContext = { dialect: ctx.dialect, root: exists.entity, rootAlias: exists.rootAlias, joins: exists.joins };
+  const from = fromTables(inner, exists.entity, [...exists.joins.values()]);
+  const link = sql`${ident(exists.rootAlias, exists.itemField.column)} = ${parentKey}`;
+  const where = exists.where.length > 0 ? sql` AND ${conjunction(inner, exists.where)}` : raw('');
+  return sql`EXISTS (SELECT 1 FROM ${from} WHERE ${link}${where})`;
 }
 
 function joinSql(ctx: CompileContext, node: JoinNode): Sql {
@@ -116,10 +137,14 @@ function usedHops(predicates: readonly Predicate[]): Set<string> {
   return used;
 }
 
+function fromTables(ctx: CompileContext, root: Entity, joins: readonly JoinNode[]): Sql {
+  const table = sql`${ctx.dialect.tableRef(root.table)} ${ident(ctx.rootAlias)}`;
+  return sql`${table}${join(joins.map((node) => joinSql(ctx, node)), '')}`;
+}
+
 function fromSql(ctx: CompileContext, plan: ReadPlan, only?: Set<string>): Sql {
-  const root = sql`${ctx.dialect.tableRef(plan.root.entity.table)} ${ident(ROOT_ALIAS)}`;
-  const joins = [...ctx.joins.entries()].filter(([key]) => !only || only.has(key)).map(([, node]) => joinSql(ctx, node));
-  return sql`${root}${join(joins, '')}`;
+  const joins = [...ctx.joins.entries()].filter(([key]) => !only || only.has(key)).map(([, node]) => node);
+  return fromTables(ctx, plan.root.entity, joins);
 }
 
 function whereSql(ctx: CompileContext, plan: ReadPlan): Sql {
@@ -147,6 +172,7 @@ function keysetPageSql(ctx: CompileContext, plan: ReadPlan, exprs: readonly Sql[
 interface SelectList {
   readonly exprs: Sql[];
   readonly columns: Column[];
+  readonly arrays: ArrayColumn[];
 }
 
 function addSelect(list: SelectList, expr: Sql, column: Omit<Column, 'alias'>): void {
@@ -165,23 +191,51 @@ function selectList(ctx: CompileContext, node: OutputNode, path: readonly string
     addSelect(list, targetExpr(ctx, target), { path, key: computed.fieldName, type: targetType(target) });
   }
   for (const [name, child] of node.children) selectList(ctx, child, [...path, name], list);
+  for (const array of node.arrays.values()) {
+    const alias = `a${list.arrays.length}`;
+    list.arrays.push({ alias, at: path, node: array });
+    list.exprs.push(sql`${ident(node.alias, array.parentField.column)} AS ${ident(alias)}`);
+  }
+}
+
+/** What every statement over a plan shares: the select list, FROM, WHERE and ORDER BY. */
+export interface StatementParts {
+  readonly ctx: CompileContext;
+  readonly select: readonly Sql[];
+  readonly from: Sql;
+  readonly where: Sql;
+  readonly order: Sql;
+  readonly assemble: RecordAssembler;
+  readonly arrays: readonly ArrayColumn[];
+}
+
+export function statementParts(plan: ReadPlan, dialect: BoundDialect): StatementParts {
+  const ctx: CompileContext = { dialect, root: plan.root.entity, rootAlias: ROOT_ALIAS, joins: plan.joins };
+  const list: SelectList = { exprs: [], columns: [], arrays: [] };
+  selectList(ctx, plan.output, [], list);
+  return {
+    ctx,
+    select: list.exprs,
+    from: fromSql(ctx, plan),
+    where: whereSql(ctx, plan),
+    order: join(plan.order.map((term) => dialect.sql.orderTerm(targetExpr(ctx, term.target), term.direction))),
+    assemble: assembler(list.columns, dialect.capabilities.jsonArrivesAsText),
+    arrays: list.arrays,
+  };
 }
 
 export function compileRead(plan: ReadPlan, dialect: BoundDialect): CompiledRead {
-  const ctx: CompileContext = { dialect, root: plan.root.entity, joins: plan.joins };
-  const list: SelectList = { exprs: [], columns: [] };
-  selectList(ctx, plan.output, [], list);
-  const from = fromSql(ctx, plan);
-  const where = whereSql(ctx, plan);
-  const order = join(plan.order.map((term) => dialect.sql.orderTerm(targetExpr(ctx, term.target), term.direction)));
+  const parts = statementParts(plan, dialect);
+  const { ctx, from, where, order } = parts;
   const page = plan.keyset
-    ? keysetPageSql(ctx, plan, list.exprs, order)
-    : sql`SELECT ${join(list.exprs)} FROM ${from}${where} ORDER BY ${order}${dialect.sql.paginate(plan.size, plan.page * plan.size)}`;
+    ? keysetPageSql(ctx, plan, parts.select, order)
+    : sql`SELECT ${join(parts.select)} FROM ${from}${where} ORDER BY ${order}${dialect.sql.paginate(plan.size, plan.page * plan.size)}`;
   const filteredFrom = fromSql(ctx, plan, usedHops(plan.where));
   return {
     page,
     count: sql`SELECT COUNT(*) AS ${ident('total')} FROM ${filteredFrom}${where}`,
     estimate: sql`SELECT 1 FROM ${filteredFrom}${where}`,
-    assemble: assembler(list.columns, dialect.capabilities.jsonArrivesAsText),
+    assemble: parts.assemble,
+    arrays: parts.arrays,
   };
 }

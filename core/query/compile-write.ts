@@ -8,7 +8,7 @@ import type { HiddenRowsPlan, RowWritePlan, UpdatePlan } from './plan-write.ts';
 
 /** A write touches one table, aliased as reads alias their root, and joins nothing. */
 function singleTable(dialect: BoundDialect, entity: Entity): CompileContext {
-  return { dialect, root: entity, joins: new Map() };
+  return { dialect, root: entity, rootAlias: ROOT_ALIAS, joins: new Map() };
 }
 
 export function compileUpdate(plan: UpdatePlan, dialect: BoundDialect): Sql {

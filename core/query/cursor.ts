@@ -17,7 +17,7 @@ import { planSeek } from './seek.ts';
  * and whatever narrows the rows in future, such as `where`) is part of the query's identity, so
  * a new row-narrowing parameter is covered without touching this module.
  */
-const PER_PAGE: ReadonlySet<string> = new Set(['page', 'size', 'paging', 'count', 'expand', 'fields']);
+const PER_PAGE: ReadonlySet<string> = new Set(['page', 'size', 'paging', 'count', 'expand', 'fields', 'arrays']);
 
 function stableJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;

@@ -17,22 +17,42 @@ export function findManyToOne(entity: Entity, name: string): Relationship | unde
   return relationship?.kind === 'manyToOne' ? relationship : undefined;
 }
 
+export function findOneToMany(entity: Entity, name: string): Relationship | undefined {
+  const relationship = entity.relationships.get(name);
+  return relationship?.kind === 'oneToMany' ? relationship : undefined;
+}
+
+export function oneToMany(entity: Entity): Relationship[] {
+  return [...entity.relationships.values()].filter((r) => r.kind === 'oneToMany');
+}
+
 export class JoinRegistry {
   readonly joins = new Map<string, JoinNode>();
+  readonly rootAlias: string;
+  private subqueries = 0;
 
-  constructor(private readonly scope: ReadScope) {}
+  /** `prefix` keeps the aliases of a subquery (core/query/exists.ts) apart from its statement's. */
+  constructor(private readonly scope: ReadScope, private readonly prefix = '') {
+    this.rootAlias = prefix === '' ? ROOT_ALIAS : `${prefix}t0`;
+  }
+
+  /** A registry for a correlated subquery inside this statement, rooted at `scope`. */
+  subquery(scope: ReadScope): JoinRegistry {
+    this.subqueries += 1;
+    return new JoinRegistry(scope, `${this.prefix}e${this.subqueries}`);
+  }
 
   entityAt(path: readonly string[]): Entity {
     return path.length === 0 ? this.scope.root.entity : this.require(path).entity;
   }
 
   aliasAt(path: readonly string[]): string {
-    return path.length === 0 ? ROOT_ALIAS : this.require(path).alias;
+    return path.length === 0 ? this.rootAlias : this.require(path).alias;
   }
 
   /** Registers (once) every hop of `path` and returns the last join. */
   require(path: readonly string[]): JoinNode {
-    let parentAlias = ROOT_ALIAS;
+    let parentAlias = this.rootAlias;
     let entity = this.scope.root.entity;
     let node: JoinNode | undefined;
     for (let i = 0; i < path.length; i++) {
@@ -58,7 +78,7 @@ export class JoinRegistry {
     const targetField = entity.fieldsByName.get(relationship.targetField);
     if (!parentField || !targetField) throw new Error(`relationship ${parent.name}.${name} refers to unknown fields`);
     const node: JoinNode = {
-      alias: `t${this.joins.size + 1}`,
+      alias: `${this.prefix}t${this.joins.size + 1}`,
       path,
       parentAlias,
       entity,

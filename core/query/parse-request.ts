@@ -4,6 +4,8 @@ import { QueryReader, type QueryParams, type QuerySpec } from './query-params.ts
 import type { CountMode } from '../schema/entity-options.ts';
 import {
   DEFAULT_PAGE_SIZE,
+  MAX_ARRAY_SIZE,
+  type ArrayRequests,
   FILTER_OPERATORS,
   MAX_PAGE_SIZE,
   type FilterOperator,
@@ -25,7 +27,7 @@ const COUNT_MODES: readonly CountMode[] = ['exact', 'estimated', 'none'];
 export const READ_QUERY: QuerySpec = {
   single: ['page', 'size', 'count', 'paging', 'after'],
   repeatable: ['sort', 'expand', 'fields'],
-  families: ['filter'],
+  families: ['filter', 'expandSize', 'expandSort', 'expandWhere'],
 };
 
 /** The list routes (record list, view data query) take `where` too (DESIGN §13). */
@@ -60,12 +62,16 @@ function parseSortTerm(term: string): SortRequest {
   return { path, direction: lower };
 }
 
-function parseSort(params: QueryReader): SortRequest[] {
-  return params.all('sort')
+function parseSortValues(values: readonly string[]): SortRequest[] {
+  return values
     .flatMap((value) => value.split(';'))
     .map((term) => term.trim())
     .filter((term) => term !== '')
     .map(parseSortTerm);
+}
+
+function parseSort(params: QueryReader): SortRequest[] {
+  return parseSortValues(params.all('sort'));
 }
 
 function parseFilters(params: QueryReader): FilterRequest[] {
@@ -101,6 +107,33 @@ function parsePaging(params: QueryReader): CursorPaging | undefined {
   return { mode: 'cursor', after: after ?? null };
 }
 
+/** `name[path]=value` given once per path; the path must be a dotted relationship path. */
+function arrayFamily(params: QueryReader, name: string): Map<string, string> {
+  const members = new Map<string, string>();
+  for (const [key, values] of params.family(name)) {
+    const path = key.split('.');
+    if (path.some((segment) => segment.trim() === '')) throw badRequest(`'${name}[${key}]' must name an expanded one-to-many path, as in ${name}[orders]`);
+    if (values.length > 1 || members.has(key)) throw badRequest(`query parameter '${name}[${key}]' may be given only once`);
+    members.set(key, values[0] ?? '');
+  }
+  return members;
+}
+
+function arraySize(key: string, text: string): number {
+  const size = /^\d{1,9}$/.test(text) ? Number(text) : NaN;
+  if (!(size >= 1 && size <= MAX_ARRAY_SIZE)) throw badRequest(`'expandSize[${key}]' must be an integer between 1 and ${MAX_ARRAY_SIZE}, got '${text}'`);
+  return size;
+}
+
+/** The array options of DESIGN §13; whether each path is an expanded array is checked by the planner. */
+function parseArrays(params: QueryReader): { arrays?: ArrayRequests } {
+  const size = new Map([...arrayFamily(params, 'expandSize')].map(([key, text]) => [key, arraySize(key, text)]));
+  const sort = new Map([...arrayFamily(params, 'expandSort')].map(([key, text]) => [key, parseSortValues([text])]));
+  const where = arrayFamily(params, 'expandWhere');
+  if (size.size + sort.size + where.size === 0) return {};
+  return { arrays: { size, sort, where } };
+}
+
 function whereOf(params: QueryReader): { where?: string } {
   const where = params.single('where');
   return where === undefined ? {} : { where };
@@ -120,5 +153,6 @@ export function parseReadRequest(query: QueryParams, spec: QuerySpec = READ_QUER
     count: parseCount(params),
     paging: parsePaging(params),
     ...whereOf(params),
+    ...parseArrays(params),
   };
 }

@@ -1,74 +1,35 @@
 /**
- * The shape of each returned record: which relationships are expanded (spec "Expansion rules")
- * and which fields are kept (spec "Field selection rules", DESIGN §12).
+ * The shape of each returned record: which relationships are expanded (spec "Expansion rules",
+ * DESIGN §13) and which fields are kept (spec "Field selection rules", DESIGN §12). Field paths
+ * are relative to the request root and may run through arrays (`fields=id,orders.amount`).
  */
-import { ApiError, badRequest } from '../errors.ts';
-import type { Entity } from '../schema/model.ts';
-import type { ComputedField, OutputNode, ReadScope, ViewShape } from './plan.ts';
-import { findManyToOne, manyToOne, ROOT_ALIAS, type JoinRegistry } from './joins.ts';
-import { findComputed, requireFormulaJoins, valueNames, viewAt } from './resolve.ts';
+import { badRequest } from '../errors.ts';
+import type { ArrayNode, ComputedField, OutputNode, ViewShape } from './plan.ts';
+import { manyToOne, oneToMany, type JoinRegistry } from './joins.ts';
+import { findComputed, requireFormulaJoins, valueNames } from './resolve.ts';
+import type { Expansions } from './expand.ts';
+import type { Relationship } from '../schema/model.ts';
 
 type Paths = readonly (readonly string[])[];
 
-interface Selection {
+export interface Selection {
   all: boolean;
   names: Set<string>;
   children: Map<string, Selection>;
 }
 
-function checkHop(entity: Entity, view: ViewShape, hop: string, expression: string): void {
-  const relationship = findManyToOne(entity, hop);
-  const allowed = view.options.expandable ?? manyToOne(entity).map((r) => r.name);
-  if (!relationship || !allowed.includes(hop)) {
-    const list = allowed.length > 0 ? allowed.join(', ') : '(none)';
-    throw badRequest(`cannot expand '${expression}': '${hop}' is not an expandable relationship of '${entity.name}'; allowed: ${list}`);
-  }
-}
-
-export function migrationBlocksReads(view: ViewShape): void {
-  const flag = view.migration;
-  if (flag?.blocksReads) {
-    throw new ApiError('SCHEMA_MIGRATION_IN_PROGRESS', `entity '${view.entity.name}' is being migrated; reads are blocked`, undefined, {
-      retryAfterSeconds: flag.retryAfterSeconds,
-      blocksReads: flag.blocksReads,
-      blocksWrites: flag.blocksWrites,
-    });
-  }
-}
-
-/** Validates and registers every expansion; returns the expanded paths as dotted keys. */
-export function planExpansions(scope: ReadScope, joins: JoinRegistry, expand: Paths): Set<string> {
-  const maxDepth = scope.root.options.maxExpandDepth;
-  const expanded = new Set<string>();
-  for (const path of expand) {
-    const expression = path.join('.');
-    if (path.length > maxDepth) {
-      throw badRequest(`expansion '${expression}' is ${path.length} levels deep; the maximum expand depth of '${scope.root.entity.name}' is ${maxDepth}`);
-    }
-    for (let i = 0; i < path.length; i++) {
-      const parentPath = path.slice(0, i);
-      const parentView = viewAt(scope, joins, parentPath);
-      checkHop(parentView.entity, parentView, path[i] ?? '', expression);
-      const node = joins.require(path.slice(0, i + 1));
-      migrationBlocksReads(scope.defaultView(node.entity.name));
-      expanded.add(path.slice(0, i + 1).join('.'));
-    }
-  }
-  return expanded;
-}
-
-function emptySelection(all: boolean): Selection {
+export function emptySelection(all: boolean): Selection {
   return { all, names: new Set(), children: new Map() };
 }
 
 type ViewOf = (path: readonly string[]) => ViewShape;
 
-function addFieldPath(selection: Selection, path: readonly string[], at: readonly string[], expanded: Set<string>, viewOf: ViewOf, requested: string): void {
+function addFieldPath(selection: Selection, path: readonly string[], at: readonly string[], expanded: ReadonlySet<string>, viewOf: ViewOf, requested: string): void {
   const [head, ...rest] = path;
   if (head === undefined) return;
   const view = viewOf(at);
   const childKey = [...at, head].join('.');
-  const isRelationship = findManyToOne(view.entity, head) !== undefined;
+  const isRelationship = view.entity.relationships.has(head);
   if (isRelationship && !expanded.has(childKey)) {
     throw badRequest(`fields: '${requested}' needs expand=${childKey}`);
   }
@@ -84,30 +45,50 @@ function addFieldPath(selection: Selection, path: readonly string[], at: readonl
   if (!child.all) addFieldPath(child, rest, [...at, head], expanded, viewOf, requested);
 }
 
-function buildNode(scope: ReadScope, joins: JoinRegistry, path: readonly string[], selection: Selection, expanded: Set<string>): OutputNode {
-  const view = viewAt(scope, joins, path);
+/** `fields` (null: everything) as a selection tree over the expanded paths. */
+export function planSelection(expansions: Expansions, viewOf: ViewOf, fields: Paths | null): Selection {
+  const selection = emptySelection(fields === null);
+  for (const path of fields ?? []) addFieldPath(selection, path, [], expansions.paths, viewOf, path.join('.'));
+  return selection;
+}
+
+/** What one statement needs to build its output tree. */
+export interface OutputContext {
+  readonly joins: JoinRegistry;
+  /** The path of the statement's root from the request root ([] or an array path). */
+  readonly base: readonly string[];
+  readonly expansions: Expansions;
+  readonly viewOf: (path: readonly string[]) => ViewShape;
+  /** Plans the items of an expanded one-to-many relationship of the node at `path`. */
+  readonly planArray: (path: readonly string[], relationship: Relationship, selection: Selection) => ArrayNode;
+}
+
+function childSelection(selection: Selection, name: string): Selection | undefined {
+  return selection.all ? emptySelection(true) : selection.children.get(name);
+}
+
+export function buildNode(ctx: OutputContext, path: readonly string[], selection: Selection): OutputNode {
+  const view = ctx.viewOf(path);
   const keep = (name: string): boolean => selection.all || selection.names.has(name);
   const computed: ComputedField[] = view.computed.filter((c) => keep(c.fieldName));
-  for (const column of computed) requireFormulaJoins(joins, path, column);
+  for (const column of computed) requireFormulaJoins(ctx.joins, path, column);
+  const expanded = (name: string): boolean => ctx.expansions.paths.has([...ctx.base, ...path, name].join('.'));
   const children = new Map<string, OutputNode>();
   for (const relationship of manyToOne(view.entity)) {
-    const childPath = [...path, relationship.name];
-    if (!expanded.has(childPath.join('.'))) continue;
-    const childSelection = selection.all ? emptySelection(true) : selection.children.get(relationship.name);
-    if (childSelection) children.set(relationship.name, buildNode(scope, joins, childPath, childSelection, expanded));
+    const child = expanded(relationship.name) ? childSelection(selection, relationship.name) : undefined;
+    if (child) children.set(relationship.name, buildNode(ctx, [...path, relationship.name], child));
+  }
+  const arrays = new Map<string, ArrayNode>();
+  for (const relationship of oneToMany(view.entity)) {
+    const child = expanded(relationship.name) ? childSelection(selection, relationship.name) : undefined;
+    if (child) arrays.set(relationship.name, ctx.planArray(path, relationship, child));
   }
   return {
-    alias: path.length === 0 ? ROOT_ALIAS : joins.aliasAt(path),
+    alias: ctx.joins.aliasAt(path),
     view,
     fields: view.entity.fields.filter((f) => keep(f.name)),
     computed,
     children,
+    arrays,
   };
-}
-
-export function planOutput(scope: ReadScope, joins: JoinRegistry, expanded: Set<string>, fields: Paths | null): OutputNode {
-  const selection = emptySelection(fields === null);
-  const viewOf: ViewOf = (at) => viewAt(scope, joins, at);
-  for (const path of fields ?? []) addFieldPath(selection, path, [], expanded, viewOf, path.join('.'));
-  return buildNode(scope, joins, [], selection, expanded);
 }

@@ -1,12 +1,17 @@
-/** ReadRequest + schema → ReadPlan. Every name is checked here; nothing unknown reaches SQL. */
+/**
+ * ReadRequest + schema → ReadPlan. Every name is checked here; nothing unknown reaches SQL. A
+ * one-to-many expansion becomes a plan of its own (an ArrayNode) for the items' statement.
+ */
 import type { CountMode } from '../schema/entity-options.ts';
-import type { Field } from '../schema/model.ts';
+import type { Field, Relationship } from '../schema/model.ts';
+import { badRequest } from '../errors.ts';
 import { JoinRegistry } from './joins.ts';
-import type { OrderTerm, Predicate, ReadPlan, ReadScope } from './plan.ts';
-import { migrationBlocksReads, planExpansions, planOutput } from './plan-output.ts';
-import type { ReadRequest } from './request.ts';
-import { requireFormulaJoins, resolveTarget } from './resolve.ts';
-import { coerceFilterValue } from './filter-values.ts';
+import type { ArrayNode, OrderTerm, Predicate, ReadPlan, ReadScope } from './plan.ts';
+import { buildNode, planSelection, type Selection } from './plan-output.ts';
+import { joinsUnder, migrationBlocksReads, planExpansions, viewAlong, type Expansions } from './expand.ts';
+import { DEFAULT_ARRAY_SIZE, type ArrayRequests, type FilterRequest, type ReadRequest, type SortRequest } from './request.ts';
+import { requireFormulaJoins, resolveTarget, viewAt } from './resolve.ts';
+import { planFilter, refuseArraySort } from './plan-filter.ts';
 import { planWhere } from './where.ts';
 
 function splitPaths(names: readonly string[] | null): string[][] | null {
@@ -28,10 +33,11 @@ function defaultFields(scope: ReadScope, expanded: ReadonlySet<string>): string[
   return kept.length > 0 ? kept : null;
 }
 
-function planOrder(scope: ReadScope, joins: JoinRegistry, request: ReadRequest): OrderTerm[] {
+function planOrder(scope: ReadScope, joins: JoinRegistry, sort: readonly SortRequest[]): OrderTerm[] {
   // A key sorted twice is sorted by its first mention (SQL Server refuses a repeated ORDER BY key).
-  const keys = request.sort.map((term) => term.path.join('.'));
-  const terms = request.sort.filter((_term, i) => keys.indexOf(keys[i] ?? '') === i);
+  const keys = sort.map((term) => term.path.join('.'));
+  const terms = sort.filter((_term, i) => keys.indexOf(keys[i] ?? '') === i);
+  for (const term of terms) refuseArraySort(scope, term.path);
   const order: OrderTerm[] = terms.map((term) => ({
     target: resolveTarget(scope, joins, [], term.path, 'sort'),
     direction: term.direction,
@@ -44,16 +50,84 @@ function planOrder(scope: ReadScope, joins: JoinRegistry, request: ReadRequest):
   return order;
 }
 
-function planFilters(scope: ReadScope, joins: JoinRegistry, request: ReadRequest): Predicate[] {
-  return request.filters.map((filter) => {
-    const target = resolveTarget(scope, joins, [], filter.path, 'filter');
-    if (target.kind === 'computed') requireFormulaJoins(joins, target.hops, target.computed);
-    return { target, op: filter.op, value: coerceFilterValue(target, filter.op, filter.value) };
-  });
+/** What one statement reads: the request for the root, the array options for items. */
+interface StatementRead {
+  readonly sort: readonly SortRequest[];
+  readonly filters: readonly FilterRequest[];
+  readonly where: string | undefined;
+  readonly extra: readonly Predicate[];
+  readonly page: number;
+  readonly size: number;
+  readonly countMode: CountMode;
 }
 
-function countModeOf(scope: ReadScope, request: ReadRequest): CountMode {
-  return request.count ?? scope.root.options.countMode ?? 'exact';
+/** The whole request's expansions and array options, shared by every statement it plans. */
+interface Tree {
+  readonly expansions: Expansions;
+  readonly arrays: ArrayRequests;
+  /** The path of the statement being planned from the request root. */
+  readonly base: readonly string[];
+}
+
+function planStatement(scope: ReadScope, tree: Tree, read: StatementRead, selection: Selection): ReadPlan {
+  const joins = new JoinRegistry(scope);
+  for (const path of joinsUnder(tree.expansions, tree.base)) joins.require(path);
+  const output = buildNode({
+    joins,
+    base: tree.base,
+    expansions: tree.expansions,
+    viewOf: (path) => viewAt(scope, joins, path),
+    planArray: (path, relationship, items) => planArray(scope, joins, tree, path, relationship, items),
+  }, [], selection);
+  const where = [
+    ...scope.policy.rowPredicates(scope.root.entity),
+    ...read.extra,
+    ...read.filters.map((filter) => planFilter(scope, joins, filter)),
+    ...planWhere(scope, joins, read.where),
+  ];
+  return {
+    root: scope.root,
+    joins: joins.joins,
+    output,
+    where,
+    order: planOrder(scope, joins, read.sort),
+    page: read.page,
+    size: read.size,
+    countMode: read.countMode,
+  };
+}
+
+/** The items of `relationship` of the node at `path` of the statement: a statement of their own. */
+function planArray(scope: ReadScope, joins: JoinRegistry, tree: Tree, path: readonly string[], relationship: Relationship, selection: Selection): ArrayNode {
+  const base = [...tree.base, ...path, relationship.name];
+  const key = base.join('.');
+  const parent = joins.entityAt(path);
+  const itemView = scope.defaultView(relationship.target);
+  const itemScope: ReadScope = { model: scope.model, root: itemView, defaultView: scope.defaultView, policy: scope.policy };
+  const size = tree.arrays.size.get(key) ?? DEFAULT_ARRAY_SIZE;
+  const read: StatementRead = { sort: tree.arrays.sort.get(key) ?? [], filters: [], where: tree.arrays.where.get(key), extra: [], page: 0, size, countMode: 'none' };
+  const parentField = parent.fieldsByName.get(relationship.targetField);
+  const itemField = itemView.entity.fieldsByName.get(relationship.field);
+  if (!parentField || !itemField) throw new Error(`relationship ${parent.name}.${relationship.name} refers to unknown fields`);
+  return { name: relationship.name, key, parentField, itemField, size, plan: planStatement(itemScope, { ...tree, base }, read, selection) };
+}
+
+const NO_ARRAYS: ArrayRequests = { size: new Map(), sort: new Map(), where: new Map() };
+
+/** Every `expandSize/expandSort/expandWhere[path]` must name an expanded one-to-many path. */
+function checkArrayRequests(arrays: ArrayRequests, expansions: Expansions): void {
+  const named = [...arrays.size.keys()].map((k) => ['expandSize', k]).concat([...arrays.sort.keys()].map((k) => ['expandSort', k]), [...arrays.where.keys()].map((k) => ['expandWhere', k]));
+  for (const [name, key] of named) {
+    if (!expansions.arrays.has(key ?? '')) {
+      const known = [...expansions.arrays].join(', ') || '(none)';
+      throw badRequest(`'${name}[${key}]' names no expanded one-to-many path; expanded arrays: ${known}`);
+    }
+  }
+}
+
+function expandSizes(expansions: Expansions, arrays: ArrayRequests): { expandSizes?: Record<string, number> } {
+  if (expansions.arrays.size === 0) return {};
+  return { expandSizes: Object.fromEntries([...expansions.arrays].map((key) => [key, arrays.size.get(key) ?? DEFAULT_ARRAY_SIZE])) };
 }
 
 export interface PlanReadOptions {
@@ -63,26 +137,21 @@ export interface PlanReadOptions {
 
 export function planRead(scope: ReadScope, request: ReadRequest, options: PlanReadOptions = {}): ReadPlan {
   migrationBlocksReads(scope.root);
-  const joins = new JoinRegistry(scope);
   const expand = request.expand ?? splitPaths(scope.root.options.defaultExpand) ?? [];
-  const expanded = planExpansions(scope, joins, expand);
-  const output = planOutput(scope, joins, expanded, request.fields ?? defaultFields(scope, expanded));
-  const where = [
-    ...scope.policy.rowPredicates(scope.root.entity),
-    ...(options.where ?? []),
-    ...planFilters(scope, joins, request),
-    ...planWhere(scope, joins, request.where),
-  ];
-  return {
-    root: scope.root,
-    joins: joins.joins,
-    output,
-    where,
-    order: planOrder(scope, joins, request),
+  const expansions = planExpansions(scope, expand);
+  const arrays = request.arrays ?? NO_ARRAYS;
+  checkArrayRequests(arrays, expansions);
+  const selection = planSelection(expansions, (path) => viewAlong(scope, path), request.fields ?? defaultFields(scope, expansions.paths));
+  const read: StatementRead = {
+    sort: request.sort,
+    filters: request.filters,
+    where: request.where,
+    extra: options.where ?? [],
     page: request.page,
     size: request.size,
-    countMode: countModeOf(scope, request),
+    countMode: request.count ?? scope.root.options.countMode ?? 'exact',
   };
+  return { ...planStatement(scope, { expansions, arrays, base: [] }, read, selection), ...expandSizes(expansions, arrays) };
 }
 
 /** The predicate `id = value` on the root entity. */

@@ -62,9 +62,26 @@ export interface Predicate {
    * keeps the rows where a boolean computed target (a `where` formula, core/query/where.ts) is
    * true, and its value lists the predicates that must hold before the formula is evaluated.
    */
-  readonly op: FilterOperator | 'never' | 'holds';
-  /** Coerced value: a scalar, an array for in/nin, a boolean for isNull, a LIKE pattern for text operators. */
+  readonly op: FilterOperator | 'never' | 'holds' | 'exists';
+  /**
+   * Coerced value: a scalar, an array for in/nin, a boolean for isNull, a LIKE pattern for text
+   * operators; for `exists` the ExistsPlan whose rows point at the target (a filter through a
+   * one-to-many relationship).
+   */
   readonly value: unknown;
+}
+
+/**
+ * "Some related row matches": a correlated subquery over the item entity of a one-to-many
+ * relationship, its rows joined to the target (the parent's referenced field) by `itemField`.
+ * Its aliases carry their own prefix, so it nests inside any statement.
+ */
+export interface ExistsPlan {
+  readonly entity: Entity;
+  readonly rootAlias: string;
+  readonly joins: ReadonlyMap<string, JoinNode>;
+  readonly itemField: Field;
+  readonly where: readonly Predicate[];
 }
 
 export interface JoinNode {
@@ -85,7 +102,28 @@ export interface OutputNode {
   readonly view: ViewShape;
   readonly fields: readonly Field[];
   readonly computed: readonly ComputedField[];
+  /** Many-to-one expansions, read by the same statement. */
   readonly children: ReadonlyMap<string, OutputNode>;
+  /** One-to-many expansions, each read by one batched statement of its own. */
+  readonly arrays: ReadonlyMap<string, ArrayNode>;
+}
+
+/**
+ * A one-to-many expansion (DESIGN §13): the items of every parent row on the page, read by one
+ * statement over the parents' keys with a per-parent limit (core/query/items.ts).
+ */
+export interface ArrayNode {
+  /** The relationship name: the parent's key in the output. */
+  readonly name: string;
+  /** The path from the request root ('orders', 'customer.orders', 'orders.items'). */
+  readonly key: string;
+  /** The referenced field on the parent entity, and the foreign key on the item entity. */
+  readonly parentField: Field;
+  readonly itemField: Field;
+  /** At most this many items per parent (`expandSize`). */
+  readonly size: number;
+  /** The items' read: their view, joins, selection, row policy, `expandWhere` and order. */
+  readonly plan: ReadPlan;
 }
 
 export interface OrderTerm {
@@ -105,6 +143,8 @@ export interface ReadPlan {
   readonly countMode: CountMode;
   /** Cursor paging (core/query/cursor.ts): a keyset seek instead of an offset. */
   readonly keyset?: Keyset;
+  /** `meta.expandSizes`: the item limit of every expanded one-to-many path (none: absent). */
+  readonly expandSizes?: Readonly<Record<string, number>>;
 }
 
 /**

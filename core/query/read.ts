@@ -14,6 +14,7 @@ import type { ReadRequest } from './request.ts';
 import { parseScalar } from '../schema/coerce.ts';
 import { viewShape } from './shape.ts';
 import { cursorAfter, planCursor, queryIdentity } from './cursor.ts';
+import { readArrays } from './items.ts';
 
 export interface ListMeta {
   /** Null in cursor paging. */
@@ -24,6 +25,8 @@ export interface ListMeta {
   countMode: CountMode;
   /** Cursor paging only: `after` for the next page, null on the page holding the last row. */
   nextCursor?: string | null;
+  /** The item limit of each expanded one-to-many path (DESIGN §13); absent without one. */
+  expandSizes?: Record<string, number>;
 }
 
 export interface ReadOptions {
@@ -80,6 +83,13 @@ async function countRows(database: Database, plan: ReadPlan, compiled: CompiledR
   return { total: Number(rows[0]?.total ?? 0), mode: 'exact' };
 }
 
+/** The page's records with their one-to-many arrays, read by one statement per array path. */
+async function assembleWithArrays(db: Executor, dialect: BoundDialect, compiled: CompiledRead, rows: Record<string, unknown>[]): Promise<JsonRecord[]> {
+  const records = compiled.assemble(rows);
+  await readArrays(db, dialect, compiled.arrays, rows, records);
+  return records;
+}
+
 /** The rows of a cursor page (the one extra row dropped) and the cursor after its last row. */
 function cursorPage(plan: ReadPlan, rows: Record<string, unknown>[], identity: string, secret: string): { rows: Record<string, unknown>[]; nextCursor: string | null } {
   if (rows.length <= plan.size) return { rows, nextCursor: null };
@@ -99,9 +109,11 @@ export async function listRecords(database: Database, scope: ReadScope, request:
     ]);
     const totalPages = count.total === null ? null : Math.ceil(count.total / plan.size);
     const counts = { size: plan.size, totalElements: count.total, totalPages, countMode: count.mode };
-    if (!plan.keyset) return { data: compiled.assemble(rows), meta: { page: plan.page, ...counts } };
+    const sizes = plan.expandSizes ? { expandSizes: { ...plan.expandSizes } } : {};
+    if (!plan.keyset) return { data: await assembleWithArrays(database.driver, database.dialect, compiled, rows), meta: { page: plan.page, ...counts, ...sizes } };
     const page = cursorPage(plan, rows, identity, options.cursorSecret);
-    return { data: compiled.assemble(page.rows), meta: { page: null, ...counts, nextCursor: page.nextCursor } };
+    const data = await assembleWithArrays(database.driver, database.dialect, compiled, page.rows);
+    return { data, meta: { page: null, ...counts, nextCursor: page.nextCursor, ...sizes } };
   } catch (error) {
     throw translateDbError(database.dialect, scope.root.entity, error);
   }
@@ -120,7 +132,7 @@ export async function readRecord(database: Database, scope: ReadScope, request: 
   const plan = planRead(scope, { ...request, page: 0, size: 1, sort: [], count: 'none' }, { where: [idPredicate(entity.idField, id)] });
   const compiled = compileRead(plan, database.dialect);
   try {
-    return compiled.assemble(await run(db, database.dialect, compiled.page))[0];
+    return (await assembleWithArrays(db, database.dialect, compiled, await run(db, database.dialect, compiled.page)))[0];
   } catch (error) {
     throw translateDbError(database.dialect, entity, error);
   }

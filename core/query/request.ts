@@ -34,6 +34,15 @@ export interface ReadRequest {
   readonly where?: string;
   /** Cursor (keyset) paging, DESIGN §13; absent: offset paging by `page`. */
   readonly paging?: CursorPaging;
+  /** Per one-to-many path: `expandSize[…]`, `expandSort[…]`, `expandWhere[…]` (DESIGN §13). */
+  readonly arrays?: ArrayRequests;
+}
+
+/** The options of one-to-many arrays, keyed by the array's dotted path from the root. */
+export interface ArrayRequests {
+  readonly size: ReadonlyMap<string, number>;
+  readonly sort: ReadonlyMap<string, readonly SortRequest[]>;
+  readonly where: ReadonlyMap<string, string>;
 }
 
 /** `paging=cursor`, and `after=<nextCursor>` from the previous page (null on the first page). */
@@ -44,3 +53,5 @@ export interface CursorPaging {
 
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 1000;
+export const DEFAULT_ARRAY_SIZE = 20;
+export const MAX_ARRAY_SIZE = 1000;

@@ -1,0 +1,160 @@
+/** DESIGN §13 and "§13–14 exact answers", Relations: one-to-many expansion over HTTP. */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_TOKEN, startWorkspace, type TestWorkspace } from '../support/harness.ts';
+import { ORDER_MODEL } from '../support/fixture-model.ts';
+import { expectError, resetEntityOptions } from '../support/http-expect.ts';
+import { vendorsToRun } from '../support/vendors.ts';
+
+const vendors = await vendorsToRun();
+
+type Row = Record<string, unknown>;
+
+const ordersOf = (customerId: number) => ORDER_MODEL.filter((o) => o.customerId === customerId);
+
+describe.each(vendors)('one-to-many expansion on $name', (target) => {
+  let ws: TestWorkspace;
+  beforeAll(async () => {
+    ws = await startWorkspace(target);
+  });
+  afterAll(async () => ws?.close());
+  const touched = new Set<string>();
+  afterEach(async () => {
+    await resetEntityOptions(ws, ADMIN_TOKEN, [...touched]);
+    touched.clear();
+  });
+
+  const list = async (path: string) => {
+    const res = await ws.call('GET', ws.records(path));
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return res.body as { data: Row[]; meta: Row };
+  };
+  const options = async (entity: string, body: Record<string, unknown>) => {
+    touched.add(entity);
+    const res = await ws.call('PATCH', ws.admin(`/entities/${entity}`), { token: ADMIN_TOKEN, body });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+  };
+
+  it('GET /customers/2?expand=orders gives the orders as an array, by id ascending', async () => {
+    const res = await ws.call('GET', ws.records('/customers/2?expand=orders'));
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const orders = res.body.data.orders as Row[];
+    expect(orders.map((o) => o.id)).toEqual(ordersOf(2).map((o) => o.id));
+    const plain = await ws.call('GET', ws.records(`/orders/${orders[0]?.id}`));
+    expect(orders[0]).toEqual(plain.body.data);
+  });
+
+  it('every customer of a list page gets its array; meta.expandSizes lists the default limit', async () => {
+    const body = await list('/customers?expand=orders&sort=id,asc&size=5');
+    expect(body.meta.expandSizes).toEqual({ orders: 20 });
+    expect(body.meta.totalElements).toBe(12);
+    for (const customer of body.data) {
+      expect((customer.orders as Row[]).map((o) => o.id)).toEqual(ordersOf(customer.id as number).map((o) => o.id));
+    }
+  });
+
+  it('without one-to-many expansion meta has no expandSizes', async () => {
+    const body = await list('/orders?expand=customer&size=2');
+    expect(body.meta).not.toHaveProperty('expandSizes');
+  });
+
+  it('expandSize, expandSort and expandWhere shape each array; the parent stays', async () => {
+    const body = await list('/customers?expand=orders&expandSize[orders]=2&expandSort[orders]=amount,desc&expandWhere[orders]=status%20%3D%20%27paid%27&sort=id');
+    expect(body.meta.expandSizes).toEqual({ orders: 2 });
+    expect(body.data).toHaveLength(12);
+    for (const customer of body.data) {
+      const expected = ordersOf(customer.id as number)
+        .filter((o) => o.status === 'paid')
+        .sort((a, b) => Number(b.amount) - Number(a.amount) || a.id - b.id)
+        .slice(0, 2);
+      expect((customer.orders as Row[]).map((o) => o.id)).toEqual(expected.map((o) => o.id));
+    }
+  });
+
+  it('a chain through a junction: expand=orders,orders.product', async () => {
+    const { data } = await list('/customers?expand=orders,orders.product&sort=id&size=3');
+    for (const customer of data) {
+      for (const order of customer.orders as Row[]) {
+        if (order.productId === null) expect(order.product).toBeNull();
+        else expect((order.product as Row).id).toBe(order.productId);
+      }
+    }
+  });
+
+  it('nested arrays use the path: regions → customers → orders', async () => {
+    const body = await list('/regions?expand=customers,customers.orders&expandSize[customers.orders]=1&sort=id');
+    expect(body.meta.expandSizes).toEqual({ customers: 20, 'customers.orders': 1 });
+    const north = body.data.find((r) => r.id === 1) as Row;
+    const customers = north.customers as Row[];
+    expect(customers.length).toBeGreaterThan(0);
+    for (const c of customers) {
+      expect(c.regionId).toBe(1);
+      expect((c.orders as Row[]).map((o) => o.id)).toEqual(ordersOf(c.id as number).slice(0, 1).map((o) => o.id));
+    }
+  });
+
+  it('many-to-one then one-to-many: orders?expand=customer,customer.orders', async () => {
+    const { data } = await list('/orders?expand=customer,customer.orders&expandSize[customer.orders]=3&sort=id&size=4');
+    for (const order of data) {
+      const customer = order.customer as Row;
+      expect((customer.orders as Row[]).map((o) => o.id)).toEqual(ordersOf(customer.id as number).slice(0, 3).map((o) => o.id));
+    }
+  });
+
+  it('fields narrows array items to exactly the named fields', async () => {
+    const { data } = await list('/customers?expand=orders&fields=id,name,orders.amount&sort=id&size=2');
+    expect(Object.keys(data[0] ?? {})).toEqual(['id', 'name', 'orders']);
+    for (const order of (data[0]?.orders as Row[])) expect(Object.keys(order)).toEqual(['amount']);
+  });
+
+  it('fields naming orders.* without expand=orders is 400 naming the expand', async () => {
+    expectError(await ws.call('GET', ws.records('/customers?fields=id,orders.amount')), 400, 'BAD_REQUEST', 'expand=orders');
+  });
+
+  it('a parent without orders gets []', async () => {
+    const { data } = await list('/customers?expand=orders&expandWhere[orders]=amount%20%3E%20100000&size=3');
+    for (const customer of data) expect(customer.orders).toEqual([]);
+  });
+
+  it('filter[orders.status.eq] keeps parents having such an order; their arrays keep every order', async () => {
+    const { data } = await list('/customers?filter[orders.quantity.eq]=5&expand=orders&sort=id&size=50');
+    const expected = [...new Set(ORDER_MODEL.filter((o) => o.quantity === 5).map((o) => o.customerId))].sort((a, b) => a - b);
+    expect(data.map((c) => c.id)).toEqual(expected);
+    for (const customer of data) expect((customer.orders as Row[]).length).toBe(ordersOf(customer.id as number).length);
+  });
+
+  it('bad expandSize values are 400', async () => {
+    for (const bad of ['0', '1001', '-1', '1.5', '', 'x']) {
+      expectError(await ws.call('GET', ws.records(`/customers?expand=orders&expandSize[orders]=${bad}`)), 400, 'BAD_REQUEST', 'expandSize');
+    }
+  });
+
+  it('expandSize for a path that is not an expanded array is 400', async () => {
+    expectError(await ws.call('GET', ws.records('/customers?expandSize[orders]=3')), 400, 'BAD_REQUEST', 'expandSize[orders]');
+    expectError(await ws.call('GET', ws.records('/orders?expand=customer&expandSize[customer]=3')), 400, 'BAD_REQUEST', 'expandSize[customer]');
+  });
+
+  it('sorting by a one-to-many path is 400', async () => {
+    expectError(await ws.call('GET', ws.records('/customers?sort=orders.amount,desc')), 400, 'BAD_REQUEST', 'orders');
+  });
+
+  it('a bad expandWhere is 400 INVALID_FORMULA with a position', async () => {
+    const res = await ws.call('GET', ws.records('/customers?expand=orders&expandWhere[orders]=nope%20%3D%201'));
+    expectError(res, 400, 'INVALID_FORMULA');
+    expect(res.body.error.details.position).toMatchObject({ offset: 0, line: 1, column: 1 });
+  });
+
+  it('the whitelist and the maximum depth apply per hop', async () => {
+    await options('customers', { expandable: ['region'] });
+    expectError(await ws.call('GET', ws.records('/customers?expand=orders')), 400, 'BAD_REQUEST', 'orders');
+    await options('customers', { expandable: null, maxExpandDepth: 1 });
+    expectError(await ws.call('GET', ws.records('/customers?expand=orders.product')), 400, 'BAD_REQUEST', 'depth');
+  });
+
+  it('cursor paging carries the arrays and expandSizes', async () => {
+    const first = await list('/customers?expand=orders&expandSize[orders]=1&paging=cursor&size=5');
+    expect(first.meta.expandSizes).toEqual({ orders: 1 });
+    const next = await list(`/customers?expand=orders&expandSize[orders]=2&after=${first.meta.nextCursor as string}&size=5`);
+    expect(next.data[0]?.id).toBe(6);
+    expect((next.data[0]?.orders as Row[]).length).toBe(2);
+  });
+});
