@@ -87,6 +87,7 @@ export function errorSchemas(): Record<string, JsonSchema> {
         totalPages: { type: ['integer', 'null'] },
         countMode: { type: 'string', enum: ['exact', 'estimated', 'none'] },
         nextCursor: { type: ['string', 'null'], description: 'Cursor paging only: after=<nextCursor> gives the next page; null on the page holding the last row' },
+        expandSizes: { type: 'object', additionalProperties: { type: 'integer' }, description: 'With one-to-many expansion: the item limit applied to each array path' },
       },
     },
   };

@@ -3,7 +3,7 @@
  * workspace schema, so clients can be generated for it. Computed columns are read-only properties.
  */
 import type { ViewShape } from '../../core/query/plan.ts';
-import { MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE } from '../../core/query/request.ts';
+import { DEFAULT_ARRAY_SIZE, DEFAULT_PAGE_SIZE, MAX_ARRAY_SIZE, MAX_PAGE_SIZE } from '../../core/query/request.ts';
 import { MAX_WHERE_DEPTH, MAX_WHERE_LENGTH } from '../../core/query/where.ts';
 import type { Entity } from '../../core/schema/model.ts';
 import { pascalCase } from '../../core/schema/names.ts';
@@ -28,8 +28,10 @@ function recordSchema(view: ViewShape): JsonSchema {
   }
   for (const computed of view.computed) properties[computed.fieldName] = computedSchema(computed.valueType);
   for (const relationship of entity.relationships.values()) {
-    if (relationship.kind !== 'manyToOne') continue;
-    properties[relationship.name] = { anyOf: [ref(pascalCase(relationship.target)), { type: 'null' }], description: `present when expand=${relationship.name}` };
+    const target = ref(pascalCase(relationship.target));
+    properties[relationship.name] = relationship.kind === 'manyToOne'
+      ? { anyOf: [target, { type: 'null' }], description: `present when expand=${relationship.name}` }
+      : { type: 'array', items: target, description: `present when expand=${relationship.name}; at most expandSize[${relationship.name}] items (meta.expandSizes)` };
   }
   return { type: 'object', properties };
 }
@@ -53,9 +55,17 @@ function errorResponses(codes: number[]): Record<string, JsonSchema> {
   return Object.fromEntries(codes.map((code) => [String(code), { description: descriptions[code] ?? 'Error', content: { 'application/json': { schema: ref('Error') } } }]));
 }
 
+/** `name[<array path>]=value`, one member per expanded one-to-many path (DESIGN §13). */
+function arrayParam(name: string, value: JsonSchema, description: string): JsonSchema {
+  return { name, in: 'query', style: 'deepObject', explode: true, schema: { type: 'object', additionalProperties: value }, description };
+}
+
 const READ_PARAMS: JsonSchema[] = [
-  { name: 'expand', in: 'query', schema: { type: 'string' }, description: 'Comma-separated relationships; dots for nesting' },
-  { name: 'fields', in: 'query', schema: { type: 'string' }, description: 'Comma-separated fields; rel.field for expanded relationships' },
+  { name: 'expand', in: 'query', schema: { type: 'string' }, description: 'Comma-separated relationships of either direction; dots for nesting (expand=orders,orders.product)' },
+  { name: 'fields', in: 'query', schema: { type: 'string' }, description: 'Comma-separated fields; rel.field for expanded relationships, also into arrays (orders.amount)' },
+  arrayParam('expandSize', { type: 'integer', minimum: 1, maximum: MAX_ARRAY_SIZE, default: DEFAULT_ARRAY_SIZE }, 'expandSize[<array path>]: items per parent of a one-to-many expansion'),
+  arrayParam('expandSort', { type: 'string' }, 'expandSort[<array path>]=<field>,<asc|desc>: order of the items (id ascending by default)'),
+  arrayParam('expandWhere', { type: 'string', maxLength: MAX_WHERE_LENGTH }, 'expandWhere[<array path>]=<boolean formula>: the items kept; never removes the parent'),
 ];
 
 const LIST_PARAMS: JsonSchema[] = [
@@ -65,7 +75,7 @@ const LIST_PARAMS: JsonSchema[] = [
   { name: 'count', in: 'query', schema: { type: 'string', enum: ['exact', 'estimated', 'none'] } },
   { name: 'paging', in: 'query', schema: { type: 'string', enum: ['offset', 'cursor'], default: 'offset' }, description: 'cursor: keyset paging; meta.page is null and meta.nextCursor continues' },
   { name: 'after', in: 'query', schema: { type: 'string' }, description: 'meta.nextCursor of the previous page (implies paging=cursor); sort and filters must be the same, size may change' },
-  { name: 'filter', in: 'query', style: 'deepObject', explode: true, schema: { type: 'object', additionalProperties: { type: 'string' } }, description: 'filter[<field>.<operator>]=<value>' },
+  { name: 'filter', in: 'query', style: 'deepObject', explode: true, schema: { type: 'object', additionalProperties: { type: 'string' } }, description: 'filter[<field>.<operator>]=<value>; through a one-to-many relationship (orders.status) it keeps records having at least one such related row' },
   {
     name: 'where', in: 'query', schema: { type: 'string', maxLength: MAX_WHERE_LENGTH },
     description: `A boolean formula (the computed-column formula language) ANDed with every filter, e.g. status = 'paid' OR (amount > 100 AND customer.name LIKE 'A%'); at most ${MAX_WHERE_DEPTH} levels of nesting`,

@@ -61,6 +61,15 @@ describe('OpenAPI document of a workspace', () => {
     expect(names(doc.paths['/api/v1/acme/shop/orders'].post)).not.toContain('where');
   });
 
+  it('documents one-to-many expansion: arrays, expandSize/expandSort/expandWhere and meta.expandSizes', () => {
+    const names = (doc.paths['/api/v1/acme/shop/customers/{id}'].get.parameters as { name: string }[]).map((p) => p.name);
+    expect(names).toEqual(expect.arrayContaining(['expand', 'expandSize', 'expandSort', 'expandWhere']));
+    const size = doc.paths['/api/v1/acme/shop/customers'].get.parameters.find((p: { name: string }) => p.name === 'expandSize');
+    expect(size).toMatchObject({ style: 'deepObject', schema: { additionalProperties: { minimum: 1, maximum: 1000, default: 20 } } });
+    expect(doc.components.schemas.Customers.properties.orders).toMatchObject({ type: 'array', items: { $ref: '#/components/schemas/Orders' } });
+    expect(doc.components.schemas.Meta.properties.expandSizes.type).toBe('object');
+  });
+
   it('needs a credential of the workspace', async () => {
     expect((await ws.call('GET', ws.records('/openapi.json'), { token: null })).status).toBe(401);
   });
