@@ -1,6 +1,7 @@
 import pg from 'pg';
+import Cursor from 'pg-cursor';
 import type { CompiledSql } from '../../core/sql.ts';
-import type { DatabaseConfig, Driver, Executor, QueryResult } from '../dialect.ts';
+import type { DatabaseConfig, Driver, Executor, QueryResult, RowBatches } from '../dialect.ts';
 import { postgresTextParsers } from './postgres-types.ts';
 
 const types = {
@@ -23,6 +24,29 @@ function executorOf(client: pg.Pool | pg.ClientBase): Executor {
   };
 }
 
+/**
+ * A server-side portal read `batchRows` at a time (pg-cursor): the server produces the next batch
+ * only when asked, so a slow client holds one batch. Closing it early ends the statement.
+ */
+async function* cursorRows(pool: pg.Pool, statement: CompiledSql, batchRows: number): RowBatches {
+  const client = await pool.connect();
+  const ignore = (): void => undefined;
+  client.on('error', ignore);
+  const cursor = client.query(new Cursor<Record<string, unknown>>(statement.text, statement.params as unknown[], { types }));
+  let broken = false;
+  try {
+    for (;;) {
+      const rows = await cursor.read(batchRows);
+      if (rows.length === 0) return;
+      yield rows;
+    }
+  } finally {
+    await cursor.close().catch(() => (broken = true));
+    client.off('error', ignore);
+    client.release(broken);
+  }
+}
+
 /** A `pg` Pool against a real PostgreSQL server. Sessions run in UTC (DESIGN §4). */
 export function createPgDriver(config: DatabaseConfig): Driver {
   const pool = new pg.Pool({
@@ -36,6 +60,7 @@ export function createPgDriver(config: DatabaseConfig): Driver {
   const executor = executorOf(pool);
   return {
     query: executor.query,
+    stream: (statement, batchRows) => cursorRows(pool, statement, batchRows),
     async transaction<T>(work: (tx: Executor) => Promise<T>): Promise<T> {
       const client = await pool.connect();
       // A connection lost while checked out also emits 'error' (pg emits it on an unexpected end
