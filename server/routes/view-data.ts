@@ -6,6 +6,7 @@ import { listRecords, readScope } from '../../core/query/read.ts';
 import type { Services } from '../shared/services.ts';
 import { dataAccessById, requireBearer } from './context.ts';
 import { param } from './params.ts';
+import { exportFormat, listQuery, respondWithExport } from './export.ts';
 
 export function viewDataRoutes(services: Services): Router {
   const router = new Router({ prefix: '/api/data' });
@@ -17,8 +18,10 @@ export function viewDataRoutes(services: Services): Router {
     const view = await services.store.findViewBySlug(slug);
     if (!view) throw notFound(`view '${slug}' does not exist`);
     const { runtime, policies } = await dataAccessById(ctx, services, view.workspaceId, false, view.uuid);
-    const request = parseReadRequest(ctx.query as QueryParams, LIST_QUERY);
-    ctx.body = await listRecords(runtime.database, readScope(runtime, view.entity, policies.read, view.uuid), request, options);
+    const scope = readScope(runtime, view.entity, policies.read, view.uuid);
+    const format = exportFormat(ctx);
+    if (format) return respondWithExport(ctx, runtime, scope, format);
+    ctx.body = await listRecords(runtime.database, scope, parseReadRequest(listQuery(ctx) as QueryParams, LIST_QUERY), options);
   });
 
   return router;
