@@ -93,7 +93,7 @@ function resetOnError(ctx: Context, body: Readable): Readable {
   return body;
 }
 
-interface ExportResponse {
+export interface ExportResponse {
   readonly format: ExportFormat;
   /** The CSV header row's names, one per export column. */
   readonly header: readonly string[];
@@ -103,7 +103,7 @@ interface ExportResponse {
  * Reads the first batch before answering, so an error there is a plain JSON error response;
  * then 200 with the streamed body.
  */
-async function sendExport(ctx: Context, exported: RecordExport, response: ExportResponse): Promise<void> {
+export async function sendExport(ctx: Context, exported: RecordExport, response: ExportResponse): Promise<void> {
   const next = await exported.batches.next();
   const first = next.done ? [] : next.value;
   const lines = response.format === 'csv' ? csvLines(exported, response.header, first) : ndjsonLines(exported, first);
