@@ -151,7 +151,7 @@ function listen(request: sql.Request, state: StreamState, batchRows: number): vo
  * mssql's streaming mode (`request.stream = true`): rows arrive as events, paused at each full
  * batch. A stream left before its end cancels the request (an attention signal to the server).
  */
-async function* streamRows(request: sql.Request, statement: CompiledSql, batchRows: number): RowBatches {
+export async function* streamRows(request: sql.Request, statement: CompiledSql, batchRows: number): RowBatches {
   const state: StreamState = { rows: [], done: false };
   request.stream = true;
   bindParameters(request, statement.params);
