@@ -70,14 +70,15 @@ async function run(conn: PoolConnection, statement: CompiledSql): Promise<MysqlQ
 }
 
 /**
- * mysql2's row stream of a text-protocol query (prepared statements have none): the connection's
- * socket is paused while the consumer holds a full batch, so the server waits. A stream left
- * before its end is killed on the server (`KILL QUERY` from another connection) and its
- * connection destroyed, since it still holds the rest of the result.
+ * mysql2's row stream of a prepared statement (the binary protocol, as `run` uses: the text
+ * protocol prints a FLOAT with 6 digits). The connection's socket is paused while the consumer
+ * holds a full batch, so the server waits. A stream left before its end is killed on the server
+ * (`KILL QUERY` from another connection) and its connection destroyed, since it still holds the
+ * rest of the result.
  */
 async function* streamRows(conn: PoolConnection, pool: mysql.Pool, statement: CompiledSql, batchRows: number): RowBatches {
-  const core = conn.connection as unknown as { query(options: object, values: unknown[]): { stream(options: object): AsyncIterable<Record<string, unknown>> } };
-  const rows = core.query({ sql: statement.text }, statement.params as unknown[]).stream({ highWaterMark: batchRows });
+  const core = conn.connection as unknown as { execute(options: object, values: unknown[]): { stream(options: object): AsyncIterable<Record<string, unknown>> } };
+  const rows = core.execute({ sql: statement.text }, statement.params as unknown[]).stream({ highWaterMark: batchRows });
   let finished = false;
   try {
     let batch: Record<string, unknown>[] = [];
