@@ -63,11 +63,14 @@ const FALSE = new Set(['false', 'f', 'no', 'n', '0']);
 
 /**
  * An empty unquoted cell is null, as the CSV export writes a null (DESIGN §14 "Round trip"). On
- * INSERT into a column that cannot hold null it is left out instead: the column's default or
- * generated key applies, or validation reports the missing value.
+ * INSERT it is left out unless the column is nullable with a default: leaving a value out gives
+ * null in a nullable column without a default anyway, and elsewhere lets the column's default,
+ * generated key or the row policy's claim value apply (or validation report a missing value).
+ * Only a nullable column with a default would turn a left-out null into something else.
  */
 function emptyCell(field: Field, method: ImportMethod): unknown {
-  return method === 'INSERT' && !field.nullable ? undefined : null;
+  if (method === 'UPDATE') return null;
+  return field.nullable && field.hasDefault && !field.autoIncrement ? null : undefined;
 }
 
 /**

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWorkspace, type TestWorkspace } from '../support/harness.ts';
 import { vendorsToRun } from '../support/vendors.ts';
-import { doneOf, importFile, serialId, sync, viewUuidOf } from './helpers.ts';
+import { doneOf, importFile, rejectionsOf, serialId, sync, viewUuidOf } from './helpers.ts';
 
 const vendors = await vendorsToRun();
 
@@ -38,5 +38,11 @@ describe.each(vendors)('CSV import of empty cells on $name', (target) => {
     const done = doneOf(await importFile(ws, notes, csv, { query: { method: 'UPDATE' } }));
     expect(done).toMatchObject({ successCount: 2, failureCount: 0 });
     expect(await memos()).toEqual([['A', '', 'calm'], ['B', '', 'x'], ['C', null, '']]);
+  });
+
+  it('rejections.csv writes a quoted "" back as "" and an empty cell as empty, so a fixed file re-imports the same', async () => {
+    const done = doneOf(await importFile(ws, notes, 'label,memo,mood\r\n' + 'x'.repeat(30) + ',"",\r\n'));
+    expect(done).toMatchObject({ failureCount: 1 });
+    expect((await rejectionsOf(ws, done.jobId)).text).toBe('label,memo,mood\r\n' + 'x'.repeat(30) + ',"",\r\n');
   });
 });
