@@ -109,7 +109,8 @@ export async function sendExport(ctx: Context, exported: RecordExport, response:
   const lines = response.format === 'csv' ? csvLines(exported, response.header, first) : ndjsonLines(exported, first);
   ctx.status = 200;
   ctx.type = MEDIA[response.format];
-  ctx.set('Content-Disposition', `attachment; filename="${exported.entity}.${response.format}"`);
+  // Entity names come from table names: anything outside a plain file name is replaced.
+  ctx.set('Content-Disposition', `attachment; filename="${exported.entity.replace(/[^\w.-]/g, '_')}.${response.format}"`);
   ctx.set('Cache-Control', 'no-store');
   ctx.body = resetOnError(ctx, Readable.from(lines));
 }
