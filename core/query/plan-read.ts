@@ -5,12 +5,12 @@
 import type { CountMode } from '../schema/entity-options.ts';
 import type { Field, Relationship } from '../schema/model.ts';
 import { badRequest } from '../errors.ts';
-import { JoinRegistry } from './joins.ts';
+import { arrayLink, JoinRegistry } from './joins.ts';
 import type { ArrayNode, OrderTerm, Predicate, ReadPlan, ReadScope } from './plan.ts';
 import { buildNode, planSelection, type Selection } from './plan-output.ts';
 import { joinsUnder, migrationBlocksReads, planExpansions, viewAlong, type Expansions } from './expand.ts';
 import { DEFAULT_ARRAY_SIZE, type ArrayRequests, type FilterRequest, type ReadRequest, type SortRequest } from './request.ts';
-import { requireFormulaJoins, resolveTarget, viewAt } from './resolve.ts';
+import { relatedScope, requireFormulaJoins, resolveTarget, viewAt } from './resolve.ts';
 import { planFilter, refuseArraySort } from './plan-filter.ts';
 import { planWhere } from './where.ts';
 
@@ -102,13 +102,11 @@ function planArray(scope: ReadScope, joins: JoinRegistry, tree: Tree, path: read
   const base = [...tree.base, ...path, relationship.name];
   const key = base.join('.');
   const parent = joins.entityAt(path);
-  const itemView = scope.defaultView(relationship.target);
-  const itemScope: ReadScope = { model: scope.model, root: itemView, defaultView: scope.defaultView, policy: scope.policy };
+  const itemScope = relatedScope(scope, relationship.target);
+  const itemView = itemScope.root;
   const size = tree.arrays.size.get(key) ?? DEFAULT_ARRAY_SIZE;
   const read: StatementRead = { sort: tree.arrays.sort.get(key) ?? [], filters: [], where: tree.arrays.where.get(key), extra: [], page: 0, size, countMode: 'none' };
-  const parentField = parent.fieldsByName.get(relationship.targetField);
-  const itemField = itemView.entity.fieldsByName.get(relationship.field);
-  if (!parentField || !itemField) throw new Error(`relationship ${parent.name}.${relationship.name} refers to unknown fields`);
+  const { parentField, itemField } = arrayLink(parent, itemView.entity, relationship);
   return { name: relationship.name, key, parentField, itemField, size, plan: planStatement(itemScope, { ...tree, base }, read, selection) };
 }
 
