@@ -4,14 +4,14 @@
  * loops all run in this process and the load generator in a child, so that CPU time is the
  * server side's alone: divided by the requests answered it is the server CPU-µs per request.
  */
-import type pg from 'pg';
 import { sampleRawPg } from './floor-pg.ts';
 import { sampleHttp } from './load.ts';
 import { summarise, type Measurement, type Sample } from './stats.ts';
 
 export interface Side {
   readonly label: string;
-  sample(seconds: number): Promise<Sample>;
+  /** `firstIndex` starts the walk of rotating ids, so later rounds do not repeat earlier ids. */
+  sample(seconds: number, firstIndex: number): Promise<Sample>;
 }
 
 export interface SideResult extends Measurement {
@@ -32,20 +32,26 @@ export interface HttpTarget {
   readonly connections: number;
 }
 
-export function httpSide(label: string, target: HttpTarget, path: string): Side {
-  return {
-    label,
-    sample: (seconds) => sampleHttp({ url: target.url, method: 'GET', path, apiKey: target.apiKey, connections: target.connections, warmup: 0, duration: seconds, firstIndex: 0 }),
-  };
+/** A request shape; `{id}` in the path is replaced per request by a rotating order id. */
+export interface HttpRequest {
+  readonly method: 'GET' | 'POST';
+  readonly path: string;
+  readonly body?: string;
 }
 
-export function sqlSide(label: string, work: (pool: pg.Pool) => Promise<unknown>, pool: pg.Pool, loops: number): Side {
-  return { label, sample: (seconds) => sampleRawPg(() => work(pool), loops, 0, seconds, 0) };
+export function httpSide(label: string, target: HttpTarget, request: HttpRequest): Side {
+  const { url, apiKey, connections } = target;
+  return { label, sample: (duration, firstIndex) => sampleHttp({ ...request, url, apiKey, connections, warmup: 0, duration, firstIndex }) };
 }
 
-async function timed(side: Side, seconds: number): Promise<{ sample: Sample; cpu: number }> {
+/** `work(i)` is one call; `loops` calls run at a time, as many as the HTTP sides' connections. */
+export function sqlSide(label: string, work: (i: number) => Promise<unknown>, loops: number): Side {
+  return { label, sample: (seconds, firstIndex) => sampleRawPg(work, loops, 0, seconds, firstIndex) };
+}
+
+async function timed(side: Side, seconds: number, firstIndex: number): Promise<{ sample: Sample; cpu: number }> {
   const before = process.cpuUsage();
-  const sample = await side.sample(seconds);
+  const sample = await side.sample(seconds, firstIndex);
   const used = process.cpuUsage(before);
   return { sample, cpu: used.user + used.system };
 }
@@ -57,8 +63,9 @@ export async function measureSides(sides: readonly Side[], timing: Timing, log: 
   for (let round = 0; round < timing.rounds; round++) {
     for (const [i, side] of sides.entries()) {
       log(`${side.label}: round ${round + 1}/${timing.rounds}`);
-      if (round === 0 && timing.warmup > 0) await side.sample(timing.warmup);
-      const { sample, cpu: used } = await timed(side, timing.duration / timing.rounds);
+      const firstIndex = round * 100_000;
+      if (round === 0 && timing.warmup > 0) await side.sample(timing.warmup, firstIndex);
+      const { sample, cpu: used } = await timed(side, timing.duration / timing.rounds, firstIndex);
       samples[i]?.push(sample);
       cpu[i] = (cpu[i] ?? 0) + used;
     }

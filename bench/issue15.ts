@@ -8,7 +8,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type pg from 'pg';
 import { send } from './capture-sql.ts';
-import { httpSide, measureSides, sqlSide, type HttpTarget, type Side, type Timing } from './compare.ts';
+import { httpSide, measureSides, sqlSide, type HttpRequest, type HttpTarget, type Side, type Timing } from './compare.ts';
 import { checkFarPage, walkToCursor } from './cursor-walk.ts';
 import { customersWithOrders } from './floor-expand.ts';
 import type { KoaFloor } from './floor-koa.ts';
@@ -35,6 +35,8 @@ interface Plan15 {
   readonly beside: Side[];
   readonly failure: string | null;
 }
+
+const get = (bench: Bench15, path: string): HttpRequest => ({ method: 'GET', path: bench.service.records(path) });
 
 /** Why the service cannot be measured on `path`, or null when it answers 2xx like the floor (if one is given). */
 async function failureOf(bench: Bench15, path: string, floorUrl: string | null): Promise<string | null> {
@@ -69,9 +71,9 @@ async function planExpand(bench: Bench15, http: HttpTarget, koa: HttpTarget): Pr
   await checkExpandFloor(bench);
   return {
     label: `${EXPAND_MANY_PATH} vs one LATERAL + json_agg statement (count exact, beside it)`,
-    subject: httpSide('service', http, bench.service.records(EXPAND_MANY_PATH)),
-    floor: httpSide('Koa + LATERAL', koa, bench.service.records(EXPAND_MANY_PATH)),
-    beside: [sqlSide('raw pg LATERAL', (pool) => customersWithOrders(pool, 20, 0, EXPAND_SIZE), bench.pool, bench.connections)],
+    subject: httpSide('service', http, get(bench, EXPAND_MANY_PATH)),
+    floor: httpSide('Koa + LATERAL', koa, get(bench, EXPAND_MANY_PATH)),
+    beside: [sqlSide('raw pg LATERAL', () => customersWithOrders(bench.pool, 20, 0, EXPAND_SIZE), bench.connections)],
     failure: await failureOf(bench, EXPAND_MANY_PATH, koa.url),
   };
 }
@@ -83,9 +85,9 @@ async function planCursor(bench: Bench15, http: HttpTarget): Promise<Plan15> {
   await checkFarPage(bench.service, cursor);
   return {
     label: `cursor page ${FAR_PAGE} of orders (size 20, sort=id,asc, count=none) vs cursor page 0; OFFSET ${OFFSET_FAR_PATH} beside`,
-    subject: httpSide(`cursor page ${FAR_PAGE}`, http, bench.service.records(cursorAfterPath(cursor))),
-    floor: httpSide('cursor page 0', http, bench.service.records(CURSOR_FIRST_PATH)),
-    beside: [httpSide(`OFFSET page ${FAR_PAGE}`, http, bench.service.records(OFFSET_FAR_PATH))],
+    subject: httpSide(`cursor page ${FAR_PAGE}`, http, get(bench, cursorAfterPath(cursor))),
+    floor: httpSide('cursor page 0', http, get(bench, CURSOR_FIRST_PATH)),
+    beside: [httpSide(`OFFSET page ${FAR_PAGE}`, http, get(bench, OFFSET_FAR_PATH))],
     failure: null,
   };
 }
@@ -93,9 +95,9 @@ async function planCursor(bench: Bench15, http: HttpTarget): Promise<Plan15> {
 async function planWhere(bench: Bench15, http: HttpTarget, koa: HttpTarget): Promise<Plan15> {
   return {
     label: `${decodeURIComponent(WHERE_PATH)} vs the condition written by hand`,
-    subject: httpSide('service', http, bench.service.records(WHERE_PATH)),
-    floor: httpSide('Koa + hand SQL', koa, bench.service.records(WHERE_PATH)),
-    beside: [sqlSide('raw pg hand SQL', (pool) => paidOrBigOrders(pool, 20, 0), bench.pool, bench.connections)],
+    subject: httpSide('service', http, get(bench, WHERE_PATH)),
+    floor: httpSide('Koa + hand SQL', koa, get(bench, WHERE_PATH)),
+    beside: [sqlSide('raw pg hand SQL', () => paidOrBigOrders(bench.pool, 20, 0), bench.connections)],
     failure: await failureOf(bench, WHERE_PATH, koa.url),
   };
 }

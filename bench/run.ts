@@ -16,18 +16,17 @@ import { isDeepStrictEqual, parseArgs } from 'node:util';
 import type pg from 'pg';
 import { prepareDataset, removeCreatedOrders, DATASET } from './dataset.ts';
 import { startKoaFloor, type KoaFloor } from './floor-koa.ts';
-import { sampleRawPg, sqlWork } from './floor-pg.ts';
+import { sqlWork } from './floor-pg.ts';
+import { httpSide, measureSides, sqlSide } from './compare.ts';
 import { benchImport, formatImport, type ImportBenchResult } from './import.ts';
 import { runIssue15 } from './issue15.ts';
 import { captureFloorSql, createFloorPool, type FloorSql } from './floor-sql.ts';
-import { sampleHttp } from './load.ts';
 import { formatTable, judge, TARGETS, writeResults, type ScenarioResult } from './report.ts';
 import { formatTable15, judge15, TARGETS_15 } from './report15.ts';
 import { CAPTURE_ID, selectScenarios, type Scenario } from './scenarios.ts';
 import { selectGroups15, type Group15 } from './scenarios15.ts';
 import { startBenchService, type BenchService } from './service.ts';
 import { send } from './capture-sql.ts';
-import { summarise, type Sample } from './stats.ts';
 
 interface Config {
   readonly adminUrl: string;
@@ -91,25 +90,16 @@ async function checkSameJson(service: BenchService, floor: KoaFloor, scenario: S
  * change in background load hits all three alike; each warms up once, before its first round.
  */
 async function measureScenario(config: Config, service: BenchService, floor: KoaFloor, pool: pg.Pool, sql: FloorSql, scenario: Scenario): Promise<ScenarioResult> {
-  const job = {
-    method: scenario.method,
-    path: service.records(scenario.path),
-    ...(scenario.body ? { body: scenario.body } : {}),
-    apiKey: service.apiKey,
-    connections: config.connections,
-    duration: config.duration / config.rounds,
-  };
-  const samples: Record<'service' | 'koa' | 'rawPg', Sample[]> = { service: [], koa: [], rawPg: [] };
-  const work = sqlWork(pool, sql, scenario);
-  for (let round = 0; round < config.rounds; round++) {
-    const warmup = round === 0 ? config.warmup : 0;
-    const firstIndex = round * 100_000;
-    log(`${scenario.id} (${scenario.label}): round ${round + 1}/${config.rounds}`);
-    samples.service.push(await sampleHttp({ ...job, url: service.url, warmup, firstIndex }));
-    samples.koa.push(await sampleHttp({ ...job, url: floor.url, warmup, firstIndex }));
-    samples.rawPg.push(await sampleRawPg(work, config.connections, warmup, job.duration, firstIndex));
-  }
-  return { scenario, service: summarise(samples.service), koa: summarise(samples.koa), rawPg: summarise(samples.rawPg) };
+  const request = { method: scenario.method, path: service.records(scenario.path), ...(scenario.body ? { body: scenario.body } : {}) };
+  const target = { url: service.url, apiKey: service.apiKey, connections: config.connections };
+  const sides = [
+    httpSide('service', target, request),
+    httpSide('Koa', { ...target, url: floor.url }, request),
+    sqlSide('raw pg', sqlWork(pool, sql, scenario), config.connections),
+  ];
+  const [ours, koa, rawPg] = await measureSides(sides, config, (message) => log(`${scenario.id} (${scenario.label}) ${message}`));
+  if (!ours || !koa || !rawPg) throw new Error(`scenario ${scenario.id}: a side was not measured`);
+  return { scenario, service: ours, koa, rawPg };
 }
 
 /** The formula-compile benchmark lives in its own file; run it when it is there. */
@@ -176,8 +166,9 @@ async function runScenarios(config: Config, scenarios: readonly Scenario[], grou
     for (const scenario of scenarios) await checkSameJson(service, floor, scenario);
     const results: ScenarioResult[] = [];
     for (const scenario of scenarios) results.push(await measureScenario(config, service, floor, pool, sql, scenario));
-    const timing = { duration: config.duration, warmup: config.warmup, rounds: config.rounds };
-    const issue15 = await runIssue15({ service, floor, pool, connections: config.connections, timing, log }, groups15);
+    // The orders D created (newest ids, status 'new') would lie in front of every newest-first page that follows.
+    if (scenarios.some((s) => s.id === 'D')) await removeCreatedOrders(db.url);
+    const issue15 = await runIssue15({ service, floor, pool, connections: config.connections, timing: config, log }, groups15);
     return { sql, results, verdicts: results.map((r) => judge(r, results)), issue15 };
   } finally {
     await floor?.close();
