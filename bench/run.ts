@@ -127,14 +127,14 @@ async function main(): Promise<void> {
   const scenarios = selectScenarios(config.only);
   const groups15 = selectGroups15(config.only);
   const formulaCompile = wants(config, /^formula$/i) ? await runFormulaCompile() : null;
-  const issue2 = scenarios.length + groups15.length > 0 ? await runScenarios(config, scenarios, groups15) : null;
+  const served = scenarios.length + groups15.length > 0 ? await runScenarios(config, scenarios, groups15) : null;
   let imported: ImportBenchResult | null = null;
   if (wants(config, /^(import|bulk)$/i)) {
     log('import and bulk (issue 5): 1M-row CSV import, then 1000-row bulk requests');
     imported = await benchImport();
   }
-  if (issue2?.results.length) process.stdout.write(`\n${formatTable(issue2.results, issue2.verdicts)}\n`);
-  if (issue2?.issue15.length) process.stdout.write(`\n${formatTable15(issue2.issue15, issue2.issue15.map(judge15))}\n`);
+  if (served?.results.length) process.stdout.write(`\n${formatTable(served.results, served.verdicts)}\n`);
+  if (served?.issue15.length) process.stdout.write(`\n${formatTable15(served.issue15, served.issue15.map(judge15))}\n`);
   if (formulaCompile !== null) process.stdout.write(`\nformula-compile: ${JSON.stringify(formulaCompile)}\n`);
   if (imported) process.stdout.write(`\n${formatImport(imported)}\n`);
   const file = fileURLToPath(new URL('./results/latest.json', import.meta.url));
@@ -143,9 +143,9 @@ async function main(): Promise<void> {
     node: process.version,
     config: { duration: config.duration, warmup: config.warmup, rounds: config.rounds, connections: config.connections, dataset: DATASET },
     targets: { ...TARGETS, issue15: TARGETS_15 },
-    sql: issue2?.sql ?? null,
-    results: issue2?.results.map((r, i) => ({ scenario: r.scenario, service: r.service, koa: r.koa, rawPg: r.rawPg, verdict: issue2.verdicts[i] })) ?? [],
-    issue15: issue2?.issue15.map((r) => ({ ...r, verdict: judge15(r) })) ?? [],
+    sql: served?.sql ?? null,
+    results: served?.results.map((r, i) => ({ scenario: r.scenario, service: r.service, koa: r.koa, rawPg: r.rawPg, verdict: served.verdicts[i] })) ?? [],
+    issue15: served?.issue15.map((r) => ({ ...r, verdict: judge15(r) })) ?? [],
     formulaCompile,
     import: imported,
   });
