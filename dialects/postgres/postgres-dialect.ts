@@ -39,6 +39,14 @@ async function estimateRows(db: Executor, select: CompiledSql): Promise<number |
   return typeof rows === 'number' ? rows : null;
 }
 
+/**
+ * pg and PGlite parse timestamps into Dates, which stop at milliseconds: a cursor reads them as
+ * text with microseconds, spelled out so that DateStyle does not matter (sessions run in UTC).
+ */
+function exactText(expr: Sql, type: ColumnType): Sql {
+  return type === 'timestamp' ? sql`to_char(${expr}, 'YYYY-MM-DD"T"HH24:MI:SS.US')` : expr;
+}
+
 export interface PostgresDialectOptions {
   readonly name?: string;
   /** Opens the workspace's database; a `pg` Pool by default, the shared PGlite for the embedded vendor. */
@@ -59,6 +67,7 @@ export function createPostgresDialect(options: PostgresDialectOptions = {}): Dia
       columnType: (type) => COLUMN_TYPES[type] ?? 'text',
       like: (expr, pattern, caseInsensitive) =>
         caseInsensitive ? sql`${expr}::text ILIKE ${pattern} ESCAPE '\\'` : sql`${expr}::text LIKE ${pattern} ESCAPE '\\'`,
+      exactText,
     },
     writer: { insert, upsert: (db: Executor, table: Sql, statement: UpsertStatement) => runUpsert(db, renderSql, table, statement) },
     introspector: {
