@@ -6,7 +6,7 @@
  * Wide decimals, doubles a digit apart, single-precision floats and dates are walked as well.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startWorkspace, type TestWorkspace } from '../support/harness.ts';
+import { ADMIN_TOKEN, startWorkspace, type TestWorkspace } from '../support/harness.ts';
 import { expectList, idsOf, query } from '../support/http-expect.ts';
 import { vendorsToRun } from '../support/vendors.ts';
 import { sync } from '../import/helpers.ts';
@@ -76,6 +76,15 @@ describe.each(vendors)('cursor walks are exact at full precision on $name', (tar
 
   const list = (params: readonly (readonly [string, string | number])[]) => ws.call('GET', ws.records(`/ticks${query(params)}`));
 
+  /** Adds a computed column to the default view of ticks; returns its uuid. */
+  async function addComputed(displayName: string, formula: string): Promise<string> {
+    const views = (await ws.call('GET', ws.admin('/views'), { token: ADMIN_TOKEN })).body.data as { uuid: string; entity: string; isDefault: boolean }[];
+    const ticks = views.find((v) => v.entity === 'ticks' && v.isDefault);
+    const column = await ws.call('POST', '/api/columns', { body: { viewUuid: ticks?.uuid, displayName, formula } });
+    expect(column.status, JSON.stringify(column.body)).toBe(201);
+    return column.body.data.uuid as string;
+  }
+
   async function walk(sort: string, size: number): Promise<unknown[]> {
     const ids: unknown[] = [];
     let after: string | null = null;
@@ -95,5 +104,14 @@ describe.each(vendors)('cursor walks are exact at full precision on $name', (tar
     const unpaged = expectList(await list([['sort', sort], ['size', 1000]])).map((r) => r.id);
     expect(unpaged).toHaveLength(26);
     for (const size of [1, 2, 3]) expect(await walk(sort, size), `size ${size}`).toEqual(unpaged);
+  });
+
+  it('a computed timestamp key (a formula over the column) walks exactly too', async () => {
+    const column = await addComputed('Stamp Copy', 'stamp');
+    for (const sort of ['stampCopy,asc', 'stampCopy,desc']) {
+      const unpaged = expectList(await list([['sort', sort], ['size', 1000]])).map((r) => r.id);
+      expect(await walk(sort, 2), sort).toEqual(unpaged);
+    }
+    expect((await ws.call('DELETE', `/api/columns/item/${column}`)).status).toBe(204);
   });
 });
