@@ -150,7 +150,9 @@ export interface SqlSpelling extends SqlRenderer {
 
   /**
    * Converts a coerced JS value into what the driver binds for a column of `type`. Default: json
-   * as JSON text, a Date as ISO text, anything else as it is.
+   * as JSON text, a Date as ISO text, anything else as it is. A timestamp arrives as ISO UTC text
+   * (`…T10:00:00.123Z`); a cursor's key may carry up to nine fractional digits
+   * (`…T10:00:00.123456Z`, see `exactText`), and every one of them must be bound.
    */
   encodeValue(type: ColumnType, value: unknown): unknown;
 

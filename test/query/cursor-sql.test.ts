@@ -147,5 +147,8 @@ describe.each(VENDORS)('cursor page SQL on $name', (vendor) => {
 
   it('a cursor value that does not fit its key type is refused, never bound', () => {
     expect(() => cursorPage(vendor, { sort: 'quantity,asc' }, ['1; DROP TABLE orders', 1])).toThrow('cursor does not match this query');
+    for (const stamp of ['2026-02-30T00:00:00.123456Z', '2026-01-10T00:30:00.123456Z; --', '2026-01-10T00:30:00.1234567890Z']) {
+      expect(() => cursorPage(vendor, { sort: 'orderedAt,desc' }, [stamp, 1]), stamp).toThrow('cursor does not match this query');
+    }
   });
 });
