@@ -41,10 +41,12 @@ async function estimateRows(db: Executor, select: CompiledSql): Promise<number |
 
 /**
  * pg and PGlite parse timestamps into Dates, which stop at milliseconds: a cursor reads them as
- * text with microseconds, spelled out so that DateStyle does not matter (sessions run in UTC).
+ * their text, which has the microseconds ('2026-11-22 10:00:00.123456+00'; the drivers' own
+ * parsers already rely on the ISO DateStyle). Not to_char: it prints 'infinity' as NULL and
+ * drops a BC year's era, which would seek from the wrong place instead of refusing the cursor.
  */
 function exactText(expr: Sql, type: ColumnType): Sql {
-  return type === 'timestamp' ? sql`to_char(${expr}, 'YYYY-MM-DD"T"HH24:MI:SS.US')` : expr;
+  return type === 'timestamp' ? sql`CAST(${expr} AS text)` : expr;
 }
 
 export interface PostgresDialectOptions {

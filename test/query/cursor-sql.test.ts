@@ -86,7 +86,7 @@ const SEEK_PAGE: PerVendor = {
 const DESC_FILTERED_PAGE: PerVendor = {
   postgres: golden(
     [
-      'SELECT "t0"."id" AS "c0", to_char("t0"."ordered_at", \'YYYY-MM-DD"T"HH24:MI:SS.US\') AS "k0", "t0"."id" AS "k1"',
+      'SELECT "t0"."id" AS "c0", CAST("t0"."ordered_at" AS text) AS "k0", "t0"."id" AS "k1"',
       'FROM "public"."orders" "t0"',
       'WHERE ("t0"."status" = $1) AND ((("t0"."ordered_at" < $2)) OR (("t0"."ordered_at" = $3) AND ("t0"."id" > $4)))',
       'ORDER BY "t0"."ordered_at" DESC NULLS FIRST, "t0"."id" ASC NULLS LAST',
