@@ -150,9 +150,21 @@ export interface SqlSpelling extends SqlRenderer {
 
   /**
    * Converts a coerced JS value into what the driver binds for a column of `type`. Default: json
-   * as JSON text, a Date as ISO text, anything else as it is.
+   * as JSON text, a Date as ISO text, anything else as it is. A timestamp arrives as ISO UTC text
+   * (`…T10:00:00.123Z`); a cursor's key may carry up to nine fractional digits
+   * (`…T10:00:00.123456Z`, see `exactText`), and every one of them must be bound.
    */
   encodeValue(type: ColumnType, value: unknown): unknown;
+
+  /**
+   * A cursor's sort key `expr` of `type` as the page statement reads it: in a form whose driver
+   * value keeps every digit the database compares on, so that seeking after it neither repeats nor
+   * skips a row (core/query/cursor.ts). Timestamps as text with all their fractional digits (ISO
+   * or `YYYY-MM-DD HH:MM:SS.ffffff`, UTC or with an offset); anything the driver hands over
+   * whole stays `expr`. Only the select list uses it: the seek compares `expr` itself. Default
+   * `expr` for every type.
+   */
+  exactText(expr: Sql, type: ColumnType): Sql;
 
   /** The native type of a column created through the API for the neutral `type`; fixed text, never input. */
   columnType(type: ColumnType): string;

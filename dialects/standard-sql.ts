@@ -24,6 +24,7 @@ export function standardSpelling(own: OwnSpelling & Partial<SqlSpelling>): SqlSp
     paginate: (limit, offset) => sql` LIMIT ${limit} OFFSET ${offset}`,
     orderTerm: (expr, direction) => (direction === 'asc' ? sql`${expr} ASC NULLS LAST` : sql`${expr} DESC NULLS FIRST`),
     encodeValue: standardEncodeValue,
+    exactText: (expr) => expr,
     updateStatement: (table, alias, assignments, where) => sql`UPDATE ${table} AS ${ident(alias)} SET ${assignments} WHERE ${where}`,
     deleteStatement: (table, alias, where) => sql`DELETE FROM ${table} AS ${ident(alias)} WHERE ${where}`,
     addColumnStatement: (table, column, type) =>

@@ -41,6 +41,29 @@ const COLUMN_TYPES: Readonly<Record<ColumnType, string>> = {
   unknown: 'nvarchar(max)',
 };
 
+/** ISO UTC text whose fraction goes beyond milliseconds (a cursor's exact key of a datetime2 column). */
+const FINER_THAN_MS = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2}\.\d{3}\d*[1-9])Z$/;
+
+/**
+ * A timestamp as what binds it exactly: a Date (bound as datetime2(3)) up to milliseconds; finer
+ * text as `YYYY-MM-DD HH:MM:SS.fffffff`, which SQL Server converts to the compared column's
+ * datetime2 or datetimeoffset (UTC) without losing digits. Such text only comes from a column
+ * that holds them, so a `datetime` column (three digits at most) never meets it.
+ */
+function timestampParameter(value: unknown): unknown {
+  const finer = typeof value === 'string' ? FINER_THAN_MS.exec(value) : null;
+  return finer ? `${finer[1]} ${finer[2]}` : (toDate(value) ?? value);
+}
+
+/**
+ * A cursor's timestamp key as ISO 8601 text: style 126 keeps datetime2's seven digits, where
+ * tedious' Dates stop at milliseconds. Decimals are left alone: tedious reads them into doubles,
+ * but CONVERT to text would print a money column with two digits of its four.
+ */
+export function exactText(expr: Sql, type: ColumnType): Sql {
+  return type === 'timestamp' ? sql`CONVERT(varchar(40), ${expr}, 126)` : expr;
+}
+
 function toDate(value: unknown): Date | null {
   const date = value instanceof Date ? value : typeof value === 'string' ? new Date(value) : null;
   return date && !Number.isNaN(date.getTime()) ? date : null;
@@ -60,7 +83,7 @@ export function encodeValue(type: ColumnType, value: unknown): unknown {
     case 'boolean':
       return typeof value === 'boolean' ? (value ? 1 : 0) : value;
     case 'timestamp':
-      return toDate(value) ?? value;
+      return timestampParameter(value);
     case 'bigint':
     case 'decimal':
       return typeof value === 'number' || typeof value === 'bigint' ? String(value) : value;
@@ -148,6 +171,7 @@ export function createMssqlDialect(name = 'mssql'): Dialect {
       columnType: (type) => COLUMN_TYPES[type],
       like,
       encodeValue,
+      exactText,
       orderTerm,
       paginate: (limit, offset) => sql` OFFSET ${offset} ROWS FETCH NEXT ${limit} ROWS ONLY`,
       // T-SQL's UPDATE/DELETE name the alias and take the aliased table from FROM.
