@@ -179,6 +179,16 @@ export interface SqlSpelling extends SqlRenderer {
    * such a table of the workspace database (core/import/markers.ts). Default `CREATE TABLE IF NOT EXISTS`.
    */
   createTableIfMissing(table: Sql, definition: Sql): Sql;
+
+  /**
+   * The sum of a numeric column of `type` (aggregates, DESIGN §14), exact for integers and decimals:
+   * it must neither overflow the column's type nor round. Default `SUM(expr)` (PostgreSQL widens
+   * integers to bigint/numeric, MySQL to DECIMAL).
+   */
+  sum(expr: Sql, type: ColumnType): Sql;
+
+  /** `expr` as an IEEE double (aggregates' `avg`). Default `CAST(expr AS DOUBLE PRECISION)`. */
+  toDouble(expr: Sql): Sql;
 }
 
 /** Statements that must run to count their outcomes; the vendor's own (no standard spelling exists). */

@@ -115,6 +115,16 @@ export function addColumnStatement(table: Sql, column: string, type: ColumnType)
   return sql`ALTER TABLE ${table} ADD ${ident(column)} ${raw(COLUMN_TYPES[type])} NULL${check}`;
 }
 
+/**
+ * SUM keeps the argument's type in T-SQL: an int column's sum overflows at 2^31 and a bigint's at
+ * 2^63. Widen first (decimal(38,0) holds any sum of bigints a table can have).
+ */
+function sum(expr: Sql, type: ColumnType): Sql {
+  if (type === 'integer') return sql`SUM(CAST(${expr} AS bigint))`;
+  if (type === 'bigint') return sql`SUM(CAST(${expr} AS decimal(38,0)))`;
+  return sql`SUM(${expr})`;
+}
+
 export function dropColumnStatement(table: Sql, column: string): Sql {
   const tableText = renderSql(table).text;
   return sql`DECLARE @drop nvarchar(max) = N'';
@@ -157,6 +167,9 @@ export function createMssqlDialect(name = 'mssql'): Dialect {
       dropColumnStatement,
       // T-SQL has no CREATE TABLE IF NOT EXISTS; OBJECT_ID takes the quoted two-part name as text.
       createTableIfMissing: (table, definition) => sql`IF OBJECT_ID(${renderSql(table).text}, 'U') IS NULL CREATE TABLE ${table} (${definition})`,
+      sum,
+      // float is float(53), the IEEE double.
+      toDouble: (expr) => sql`CAST(${expr} AS float)`,
     },
     writer: {
       insert: (db: Executor, table: Sql, statement: InsertStatement) => runInsert(db, renderSql, table, statement),

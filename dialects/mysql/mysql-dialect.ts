@@ -117,6 +117,8 @@ export function createMysqlDialect(name = 'mysql'): Dialect {
       orderTerm: (expr, direction) => (direction === 'asc' ? sql`${expr} IS NULL, ${expr} ASC` : sql`${expr} IS NOT NULL, ${expr} DESC`),
       // A single-table DELETE takes no alias; the multi-table form names the alias to delete from.
       deleteStatement: (table, alias, where) => sql`DELETE ${ident(alias)} FROM ${table} AS ${ident(alias)} WHERE ${where}`,
+      // CAST takes DOUBLE, not DOUBLE PRECISION (MySQL 8.0.17+, MariaDB 10.4.5+).
+      toDouble: (expr) => sql`CAST(${expr} AS DOUBLE)`,
     },
     writer: {
       insert: async (db: Executor, table: Sql, statement: InsertStatement) => runInsert(db, renderSql, table, statement, await serverOf(db)),
