@@ -181,9 +181,12 @@ export interface SqlSpelling extends SqlRenderer {
   createTableIfMissing(table: Sql, definition: Sql): Sql;
 
   /**
-   * The sum of a numeric column of `type` (aggregates, DESIGN §14), exact for integers and decimals:
-   * it must neither overflow the column's type nor round. Default `SUM(expr)` (PostgreSQL widens
-   * integers to bigint/numeric, MySQL to DECIMAL).
+   * The sum of numeric values of `type` (aggregates, DESIGN §14), the same number on every vendor:
+   * integers and decimals exactly (neither overflowing the column's type nor rounding), doubles
+   * (`float`, and every computed number) as the exact sum of each value reduced to 15 significant
+   * digits, the formulas' exact step, so that the order of summation cannot change the last bits.
+   * Default `SUM(expr)`, and `SUM(CAST(expr AS NUMERIC))` for doubles (PostgreSQL's float8 →
+   * numeric keeps 15 significant digits).
    */
   sum(expr: Sql, type: ColumnType): Sql;
 

@@ -8,7 +8,7 @@ import type { ColumnType } from '../../core/schema/introspection.ts';
 import type { DatabaseConfig, Dialect, Executor, InsertStatement, UpsertStatement } from '../dialect.ts';
 import { defineDialect } from '../define-dialect.ts';
 import { mapMssqlError } from './mssql-errors.ts';
-import { BINARY_COLLATION, likePattern, mssqlFormula } from './mssql-formula.ts';
+import { BINARY_COLLATION, likePattern, mssqlFormula, mssqlOwnFormula } from './mssql-formula.ts';
 import { introspectMssql, mssqlSchemaExists } from './mssql-introspector.ts';
 import { urlProblem } from '../connection-url.ts';
 import { MSSQL_MAX_PARAMS, runInsert, runUpsert } from './mssql-upsert.ts';
@@ -122,6 +122,8 @@ export function addColumnStatement(table: Sql, column: string, type: ColumnType)
 function sum(expr: Sql, type: ColumnType): Sql {
   if (type === 'integer') return sql`SUM(CAST(${expr} AS bigint))`;
   if (type === 'bigint') return sql`SUM(CAST(${expr} AS decimal(38,0)))`;
+  // Doubles through the formulas' exact step, so that summation order cannot change the last bits.
+  if (type === 'float') return sql`SUM(${mssqlOwnFormula.exact(expr)})`;
   return sql`SUM(${expr})`;
 }
 
