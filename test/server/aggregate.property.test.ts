@@ -20,7 +20,7 @@ const ORDERED = ['amount', 'quantity', 'orderedAt', 'status', 'product.name', 'p
 const DISTINCT = ['customerId', 'productId', 'status', 'note', 'customer.vip', 'customer.regionId'];
 
 const WHERES = [null, "status = 'paid' OR amount > 100", 'quantity BETWEEN 2 AND 4', 'note IS NULL OR customer.vip', 'product.price < 50', 'amount > 100000'];
-const FILTERS: readonly (readonly [string, string])[][] = [[], [['filter[status.neq]', 'new']], [['filter[customer.regionId.isNull]', 'false']], [['filter[productId.in]', '1,3']]];
+const FILTERS: [string, string][][] = [[], [['filter[status.neq]', 'new']], [['filter[customer.regionId.isNull]', 'false']], [['filter[productId.in]', '1,3']]];
 
 const metric = fc.oneof(
   fc.constant('count'),
