@@ -191,6 +191,19 @@ export interface SqlSpelling extends SqlRenderer {
    * such a table of the workspace database (core/import/markers.ts). Default `CREATE TABLE IF NOT EXISTS`.
    */
   createTableIfMissing(table: Sql, definition: Sql): Sql;
+
+  /**
+   * The sum of numeric values of `type` (aggregates, DESIGN §14), the same number on every vendor:
+   * integers and decimals exactly (neither overflowing the column's type nor rounding), doubles
+   * (`float`, and every computed number) as the exact sum of each value reduced to 15 significant
+   * digits, the formulas' exact step, so that the order of summation cannot change the last bits.
+   * Default `SUM(expr)`, and `SUM(CAST(expr AS NUMERIC))` for doubles (PostgreSQL's float8 →
+   * numeric keeps 15 significant digits).
+   */
+  sum(expr: Sql, type: ColumnType): Sql;
+
+  /** `expr` as an IEEE double (aggregates' `avg`). Default `CAST(expr AS DOUBLE PRECISION)`. */
+  toDouble(expr: Sql): Sql;
 }
 
 /** Statements that must run to count their outcomes; the vendor's own (no standard spelling exists). */

@@ -31,6 +31,8 @@ export function standardSpelling(own: OwnSpelling & Partial<SqlSpelling>): SqlSp
       sql`ALTER TABLE ${table} ADD COLUMN ${ident(column)} ${raw(spelling.columnType(type))} NULL`,
     dropColumnStatement: (table, column) => sql`ALTER TABLE ${table} DROP COLUMN ${ident(column)}`,
     createTableIfMissing: (table, definition) => sql`CREATE TABLE IF NOT EXISTS ${table} (${definition})`,
+    sum: (expr, type) => (type === 'float' ? sql`SUM(CAST(${expr} AS NUMERIC))` : sql`SUM(${expr})`),
+    toDouble: (expr) => sql`CAST(${expr} AS DOUBLE PRECISION)`,
     ...own,
   };
   return spelling;

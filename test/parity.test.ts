@@ -233,3 +233,45 @@ describe.each(servers)('HTTP parity: $name against PGlite', (server) => {
     expect(withoutIds(my)).toBe(withoutIds(pg));
   });
 });
+
+// ---- Aggregates (issue 16, part 1; DESIGN §14): begin ----------------------------------------
+const agg = (params: string): string => `/orders/aggregate?${params}`;
+
+/** Aggregates answer byte-identically on every vendor: values, order, NULL groups, refusals. */
+const AGGREGATE_READS = [
+  agg('groupBy=status&metrics=count,countDistinct:customerId,sum:amount,avg:amount,min:orderedAt,max:orderedAt'),
+  agg('groupBy=customer.regionId,status&metrics=count,sum:quantity,avg:quantity&size=100'),
+  agg('groupBy=productId&metrics=count,avg:amount,max:product.price&sort=avg:amount,desc'),
+  agg('groupBy=customerId&metrics=count,sum:amount&sort=sum:amount,desc&size=5&page=1'),
+  agg('groupBy=customerId&sort=count,desc&page=9'),
+  agg('metrics=count,sum:amount,avg:amount,min:note,max:customer.birthDate'),
+  agg(`groupBy=status&metrics=avg:amount&filter[customer.vip.eq]=true&${where("amount > 50 AND note IS NOT NULL")}`),
+  agg('groupBy=note&metrics=count,min:amount&size=100'),
+  agg('metrics=count,sum:amount&filter[status.eq]=nope'),
+  '/customers/aggregate?groupBy=vip,regionId&metrics=count,min:birthDate,max:name',
+  '/products/aggregate?metrics=sum:price,avg:price',
+  agg('groupBy=nope'),
+  agg('metrics=sum:status'),
+  agg('groupBy=status&sort=sum:amount,desc'),
+  agg(where('amount +')),
+];
+
+describe.each(servers)('HTTP parity of aggregates: $name against PGlite', (server) => {
+  let serverWs: Workspace;
+  let pgliteWs: Workspace;
+  beforeAll(async () => {
+    serverWs = await startWorkspace(server);
+    pgliteWs = await startWorkspace(pgliteTarget);
+  });
+  afterAll(async () => {
+    await serverWs?.close();
+    await pgliteWs?.close();
+  });
+
+  it.each(AGGREGATE_READS)('GET %s', async (path) => {
+    const theirs = await serverWs.call('GET', serverWs.records(path));
+    const ours = await pgliteWs.call('GET', pgliteWs.records(path));
+    expect({ status: theirs.status, body: canonical(theirs.body) }, path).toEqual({ status: ours.status, body: canonical(ours.body) });
+  });
+});
+// ---- Aggregates: end ---------------------------------------------------------------------------

@@ -137,7 +137,7 @@ function usedHops(predicates: readonly Predicate[]): Set<string> {
   return used;
 }
 
-function fromTables(ctx: CompileContext, root: Entity, joins: readonly JoinNode[]): Sql {
+export function fromTables(ctx: CompileContext, root: Entity, joins: readonly JoinNode[]): Sql {
   const table = sql`${ctx.dialect.tableRef(root.table)} ${ident(ctx.rootAlias)}`;
   return sql`${table}${join(joins.map((node) => joinSql(ctx, node)), '')}`;
 }

@@ -8,7 +8,7 @@ import type { ColumnType } from '../../core/schema/introspection.ts';
 import type { DatabaseConfig, Dialect, Executor, InsertStatement, UpsertStatement } from '../dialect.ts';
 import { defineDialect } from '../define-dialect.ts';
 import { mapMssqlError } from './mssql-errors.ts';
-import { BINARY_COLLATION, likePattern, mssqlFormula } from './mssql-formula.ts';
+import { BINARY_COLLATION, likePattern, mssqlFormula, mssqlOwnFormula } from './mssql-formula.ts';
 import { introspectMssql, mssqlSchemaExists } from './mssql-introspector.ts';
 import { urlProblem } from '../connection-url.ts';
 import { MSSQL_MAX_PARAMS, runInsert, runUpsert } from './mssql-upsert.ts';
@@ -138,6 +138,18 @@ export function addColumnStatement(table: Sql, column: string, type: ColumnType)
   return sql`ALTER TABLE ${table} ADD ${ident(column)} ${raw(COLUMN_TYPES[type])} NULL${check}`;
 }
 
+/**
+ * SUM keeps the argument's type in T-SQL: an int column's sum overflows at 2^31 and a bigint's at
+ * 2^63. Widen first (decimal(38,0) holds any sum of bigints a table can have).
+ */
+function sum(expr: Sql, type: ColumnType): Sql {
+  if (type === 'integer') return sql`SUM(CAST(${expr} AS bigint))`;
+  if (type === 'bigint') return sql`SUM(CAST(${expr} AS decimal(38,0)))`;
+  // Doubles through the formulas' exact step, so that summation order cannot change the last bits.
+  if (type === 'float') return sql`SUM(${mssqlOwnFormula.exact(expr)})`;
+  return sql`SUM(${expr})`;
+}
+
 export function dropColumnStatement(table: Sql, column: string): Sql {
   const tableText = renderSql(table).text;
   return sql`DECLARE @drop nvarchar(max) = N'';
@@ -181,6 +193,9 @@ export function createMssqlDialect(name = 'mssql'): Dialect {
       dropColumnStatement,
       // T-SQL has no CREATE TABLE IF NOT EXISTS; OBJECT_ID takes the quoted two-part name as text.
       createTableIfMissing: (table, definition) => sql`IF OBJECT_ID(${renderSql(table).text}, 'U') IS NULL CREATE TABLE ${table} (${definition})`,
+      sum,
+      // float is float(53), the IEEE double.
+      toDouble: (expr) => sql`CAST(${expr} AS float)`,
     },
     writer: {
       insert: (db: Executor, table: Sql, statement: InsertStatement) => runInsert(db, renderSql, table, statement),

@@ -8,7 +8,7 @@ import type { ColumnType } from '../../core/schema/introspection.ts';
 import type { DatabaseConfig, Dialect, Executor, InsertStatement, UpsertStatement } from '../dialect.ts';
 import { defineDialect } from '../define-dialect.ts';
 import { mapMysqlError } from './mysql-errors.ts';
-import { mysqlFormula } from './mysql-formula.ts';
+import { mysqlFormula, mysqlOwnFormula } from './mysql-formula.ts';
 import { introspectMysql, mysqlSchemaExists } from './mysql-introspector.ts';
 import { urlProblem } from '../connection-url.ts';
 import { runInsert, runUpsert, serverOf } from './mysql-upsert.ts';
@@ -125,6 +125,10 @@ export function createMysqlDialect(name = 'mysql'): Dialect {
       orderTerm: (expr, direction) => (direction === 'asc' ? sql`${expr} IS NULL, ${expr} ASC` : sql`${expr} IS NOT NULL, ${expr} DESC`),
       // A single-table DELETE takes no alias; the multi-table form names the alias to delete from.
       deleteStatement: (table, alias, where) => sql`DELETE ${ident(alias)} FROM ${table} AS ${ident(alias)} WHERE ${where}`,
+      // Doubles through the formulas' exact decimal of 15 significant digits (DECIMAL(65,30)).
+      sum: (expr, type) => (type === 'float' ? sql`SUM(${mysqlOwnFormula.exact(expr)})` : sql`SUM(${expr})`),
+      // CAST takes DOUBLE, not DOUBLE PRECISION (MySQL 8.0.17+, MariaDB 10.4.5+).
+      toDouble: (expr) => sql`CAST(${expr} AS DOUBLE)`,
     },
     writer: {
       insert: async (db: Executor, table: Sql, statement: InsertStatement) => runInsert(db, renderSql, table, statement, await serverOf(db)),
