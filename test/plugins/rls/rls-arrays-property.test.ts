@@ -4,7 +4,8 @@
  * external user's `projects?expand=tasks` arrays hold exactly the user's tasks of each visible
  * project (cut at expandSize after the rules, never before), `filter[tasks.x.op]` keeps a project
  * only for a task the user may see, and `tasks?expand=project,project.tasks` and
- * `projects/N?expand=tasks` show no other task either. The model is computed here.
+ * `projects/N?expand=tasks` show no other task either (nor does an `expandWhere` that raises on
+ * a hidden task). The model is computed here.
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -149,5 +150,17 @@ describe.each(vendors)('RLS and one-to-many expansion on $name', (target) => {
     // Only ben's task 4 would keep project 2.
     const byOwner = await c.ws.call('GET', c.ws.records('/projects?filter[tasks.title.eq]=d'), { token });
     expect(expectList(byOwner)).toEqual([]);
+  });
+
+  it('an expandWhere is evaluated only on the user\'s tasks: a CAST that fails on a hidden task is no oracle', async () => {
+    await c.load(PROJECTS, [
+      { id: 1, project_id: 1, owner: 'ann', title: '7' },
+      { id: 2, project_id: 1, owner: 'ben', title: 'not a number' },
+    ]);
+    await setRules(viewUuids.tasks, [{ column: 'owner', claim: 'sub' }]);
+    await setRules(viewUuids.projects, []);
+    const token = await c.token({ sub: 'ann' });
+    const res = await c.ws.call('GET', c.ws.records(`/projects${query([['expand', 'tasks'], ['expandWhere[tasks]', 'CAST(title AS INTEGER) = 7'], ['sort', 'id']])}`), { token });
+    expect(expectList(res).map((p) => idsIn(p.tasks)), JSON.stringify(res.body)).toEqual([[1], [], []]);
   });
 });
