@@ -123,6 +123,20 @@ function checkArrayRequests(arrays: ArrayRequests, expansions: Expansions): void
   }
 }
 
+/**
+ * Every expandSort and expandWhere is checked like sort and where, also for an array that
+ * `fields` leaves out (no statement reads its items): a bad one is 400 whether or not the array
+ * is returned.
+ */
+function checkArrayOptions(scope: ReadScope, arrays: ArrayRequests): void {
+  for (const key of new Set([...arrays.sort.keys(), ...arrays.where.keys()])) {
+    const itemScope = relatedScope(scope, viewAlong(scope, key.split('.')).entity.name);
+    const joins = new JoinRegistry(itemScope);
+    planOrder(itemScope, joins, arrays.sort.get(key) ?? []);
+    planWhere(itemScope, joins, arrays.where.get(key));
+  }
+}
+
 function expandSizes(expansions: Expansions, arrays: ArrayRequests): { expandSizes?: Record<string, number> } {
   if (expansions.arrays.size === 0) return {};
   return { expandSizes: Object.fromEntries([...expansions.arrays].map((key) => [key, arrays.size.get(key) ?? DEFAULT_ARRAY_SIZE])) };
@@ -139,6 +153,7 @@ export function planRead(scope: ReadScope, request: ReadRequest, options: PlanRe
   const expansions = planExpansions(scope, expand);
   const arrays = request.arrays ?? NO_ARRAYS;
   checkArrayRequests(arrays, expansions);
+  checkArrayOptions(scope, arrays);
   const selection = planSelection(expansions, (path) => viewAlong(scope, path), request.fields ?? defaultFields(scope, expansions.paths));
   const read: StatementRead = {
     sort: request.sort,

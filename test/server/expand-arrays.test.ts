@@ -143,6 +143,16 @@ describe.each(vendors)('one-to-many expansion on $name', (target) => {
     expect(res.body.error.details.position).toMatchObject({ offset: 0, line: 1, column: 1 });
   });
 
+  it('a bad expandSort or expandWhere is 400 even when fields leaves the array out', async () => {
+    const bad = '/customers?expand=orders&fields=id';
+    expectError(await ws.call('GET', ws.records(`${bad}&expandSort[orders]=nope`)), 400, 'BAD_REQUEST', 'nope');
+    expectError(await ws.call('GET', ws.records(`${bad}&expandWhere[orders]=nope%20%3D%201`)), 400, 'INVALID_FORMULA');
+    expectError(await ws.call('GET', ws.records(`${bad}&expandWhere[orders]=`)), 400, 'INVALID_FORMULA');
+    const nested = '/orders?expand=customer,customer.orders&fields=id';
+    expectError(await ws.call('GET', ws.records(`${nested}&expandSort[customer.orders]=nope`)), 400, 'BAD_REQUEST', 'nope');
+    expectError(await ws.call('GET', ws.records(`${nested}&expandWhere[customer.orders]=amount`)), 400, 'INVALID_FORMULA');
+  });
+
   it('the whitelist and the maximum depth apply per hop', async () => {
     await options('customers', { expandable: ['region'] });
     expectError(await ws.call('GET', ws.records('/customers?expand=orders')), 400, 'BAD_REQUEST', 'orders');
