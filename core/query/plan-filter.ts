@@ -50,9 +50,9 @@ function planExists(scope: ReadScope, joins: JoinRegistry, filter: FilterRequest
 }
 
 /** Sorting needs one value per row; a one-to-many path has many (DESIGN §13). */
-export function refuseArraySort(scope: ReadScope, path: readonly string[]): void {
+export function refuseArraySort(scope: ReadScope, path: readonly string[], what: string): void {
   const hop = firstArrayHop(scope, path);
   if (hop) {
-    throw badRequest(`sort: '${path.join('.')}' runs through the one-to-many relationship '${hop.relationship.name}'; sort by fields of the record or of its many-to-one relationships`);
+    throw badRequest(`${what}: '${path.join('.')}' runs through the one-to-many relationship '${hop.relationship.name}'; sort by fields of the record or of its many-to-one relationships`);
   }
 }

@@ -33,13 +33,14 @@ function defaultFields(scope: ReadScope, expanded: ReadonlySet<string>): string[
   return kept.length > 0 ? kept : null;
 }
 
-function planOrder(scope: ReadScope, joins: JoinRegistry, sort: readonly SortRequest[]): OrderTerm[] {
+/** `what` names the parameter in messages: `sort`, or `expandSort[orders]` for an array's items. */
+function planOrder(scope: ReadScope, joins: JoinRegistry, sort: readonly SortRequest[], what = 'sort'): OrderTerm[] {
   // A key sorted twice is sorted by its first mention (SQL Server refuses a repeated ORDER BY key).
   const keys = sort.map((term) => term.path.join('.'));
   const terms = sort.filter((_term, i) => keys.indexOf(keys[i] ?? '') === i);
-  for (const term of terms) refuseArraySort(scope, term.path);
+  for (const term of terms) refuseArraySort(scope, term.path, what);
   const order: OrderTerm[] = terms.map((term) => ({
-    target: resolveTarget(scope, joins, [], term.path, 'sort'),
+    target: resolveTarget(scope, joins, [], term.path, what),
     direction: term.direction,
   }));
   for (const term of order) if (term.target.kind === 'computed') requireFormulaJoins(joins, term.target.hops, term.target.computed);
@@ -90,7 +91,7 @@ function planStatement(scope: ReadScope, tree: Tree, read: StatementRead, select
     joins: joins.joins,
     output,
     where,
-    order: planOrder(scope, joins, read.sort),
+    order: planOrder(scope, joins, read.sort, tree.base.length > 0 ? `expandSort[${tree.base.join('.')}]` : 'sort'),
     page: read.page,
     size: read.size,
     countMode: read.countMode,
@@ -132,7 +133,7 @@ function checkArrayOptions(scope: ReadScope, arrays: ArrayRequests): void {
   for (const key of new Set([...arrays.sort.keys(), ...arrays.where.keys()])) {
     const itemScope = relatedScope(scope, viewAlong(scope, key.split('.')).entity.name);
     const joins = new JoinRegistry(itemScope);
-    planOrder(itemScope, joins, arrays.sort.get(key) ?? []);
+    planOrder(itemScope, joins, arrays.sort.get(key) ?? [], `expandSort[${key}]`);
     planWhere(itemScope, joins, arrays.where.get(key));
   }
 }
