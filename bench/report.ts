@@ -1,8 +1,8 @@
 /** Targets of issue 2, the printed table and the JSON results file. */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import type { SideResult } from './compare.ts';
 import type { Scenario } from './scenarios.ts';
-import type { Measurement } from './stats.ts';
 
 export const TARGETS = {
   /** Service req/s at least this share of the hand-written Koa route's. */
@@ -15,9 +15,9 @@ export const TARGETS = {
 
 export interface ScenarioResult {
   readonly scenario: Scenario;
-  readonly service: Measurement;
-  readonly koa: Measurement;
-  readonly rawPg: Measurement;
+  readonly service: SideResult;
+  readonly koa: SideResult;
+  readonly rawPg: SideResult;
 }
 
 export interface Verdict {
@@ -53,7 +53,8 @@ export function judge(result: ScenarioResult, all: readonly ScenarioResult[]): V
   return { shareOfRawPg: service.rps / rawPg.rps, shareOfKoa, p99OfKoa, shareOfNone, pass: failures.length === 0, failures };
 }
 
-const HEADERS = ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'pg ops/s', 'koa req/s', 'koa p99', '/pg', '/koa', 'p99/koa', 'verdict'];
+/** µs/req: CPU of the serving process (service, Koa floor) per answered request. */
+const HEADERS = ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'µs/req', 'pg ops/s', 'koa req/s', 'koa p99', 'koa µs/req', '/pg', '/koa', 'p99/koa', 'verdict'];
 
 function rowOf(result: ScenarioResult, verdict: Verdict): string[] {
   const f1 = (x: number): string => (Number.isFinite(x) ? x.toFixed(1) : '-');
@@ -61,8 +62,8 @@ function rowOf(result: ScenarioResult, verdict: Verdict): string[] {
   const { service, koa, rawPg } = result;
   return [
     result.scenario.id,
-    f1(service.rps), f2(service.p50), f2(service.p99),
-    f1(rawPg.rps), f1(koa.rps), f2(koa.p99),
+    f1(service.rps), f2(service.p50), f2(service.p99), service.cpuMicros.toFixed(0),
+    f1(rawPg.rps), f1(koa.rps), f2(koa.p99), koa.cpuMicros.toFixed(0),
     percent(verdict.shareOfRawPg), percent(verdict.shareOfKoa), `${f2(verdict.p99OfKoa)}x`,
     verdict.pass ? 'PASS' : 'FAIL',
   ];

@@ -1,8 +1,9 @@
 /**
  * Benchmarks: issue 2 (the service against two floors on the same data set in the same run),
- * formula compile, and issue 5 (CSV import and bulk insert, bench/import.ts).
+ * issue 15 (E one-to-many expansion, F far cursor page, G where; bench/issue15.ts), formula
+ * compile, and issue 5 (CSV import and bulk insert, bench/import.ts).
  *
- *   npm run bench -- [--only A,B,formula,import] [--duration 15] [--warmup 3] [--rounds 3] [--fresh]
+ *   npm run bench -- [--only A,B,E,F,G,15,formula,import] [--duration 15] [--warmup 3] [--rounds 3] [--fresh]
  *
  * `--duration` is the measured time per target and scenario, split into `--rounds` interleaved
  * rounds. Env: BENCH_DURATION, BENCH_WARMUP (seconds), BENCH_ROUNDS, BENCH_CONNECTIONS
@@ -15,15 +16,17 @@ import { isDeepStrictEqual, parseArgs } from 'node:util';
 import type pg from 'pg';
 import { prepareDataset, removeCreatedOrders, DATASET } from './dataset.ts';
 import { startKoaFloor, type KoaFloor } from './floor-koa.ts';
-import { sampleRawPg, sqlWork } from './floor-pg.ts';
+import { sqlWork } from './floor-pg.ts';
+import { httpSide, measureSides, sqlSide } from './compare.ts';
 import { benchImport, formatImport, type ImportBenchResult } from './import.ts';
+import { runIssue15 } from './issue15.ts';
 import { captureFloorSql, createFloorPool, type FloorSql } from './floor-sql.ts';
-import { sampleHttp } from './load.ts';
 import { formatTable, judge, TARGETS, writeResults, type ScenarioResult } from './report.ts';
+import { formatTable15, judge15, TARGETS_15 } from './report15.ts';
 import { CAPTURE_ID, selectScenarios, type Scenario } from './scenarios.ts';
+import { selectGroups15, type Group15 } from './scenarios15.ts';
 import { startBenchService, type BenchService } from './service.ts';
 import { send } from './capture-sql.ts';
-import { summarise, type Sample } from './stats.ts';
 
 interface Config {
   readonly adminUrl: string;
@@ -87,25 +90,16 @@ async function checkSameJson(service: BenchService, floor: KoaFloor, scenario: S
  * change in background load hits all three alike; each warms up once, before its first round.
  */
 async function measureScenario(config: Config, service: BenchService, floor: KoaFloor, pool: pg.Pool, sql: FloorSql, scenario: Scenario): Promise<ScenarioResult> {
-  const job = {
-    method: scenario.method,
-    path: service.records(scenario.path),
-    ...(scenario.body ? { body: scenario.body } : {}),
-    apiKey: service.apiKey,
-    connections: config.connections,
-    duration: config.duration / config.rounds,
-  };
-  const samples: Record<'service' | 'koa' | 'rawPg', Sample[]> = { service: [], koa: [], rawPg: [] };
-  const work = sqlWork(pool, sql, scenario);
-  for (let round = 0; round < config.rounds; round++) {
-    const warmup = round === 0 ? config.warmup : 0;
-    const firstIndex = round * 100_000;
-    log(`${scenario.id} (${scenario.label}): round ${round + 1}/${config.rounds}`);
-    samples.service.push(await sampleHttp({ ...job, url: service.url, warmup, firstIndex }));
-    samples.koa.push(await sampleHttp({ ...job, url: floor.url, warmup, firstIndex }));
-    samples.rawPg.push(await sampleRawPg(work, config.connections, warmup, job.duration, firstIndex));
-  }
-  return { scenario, service: summarise(samples.service), koa: summarise(samples.koa), rawPg: summarise(samples.rawPg) };
+  const request = { method: scenario.method, path: service.records(scenario.path), ...(scenario.body ? { body: scenario.body } : {}) };
+  const target = { url: service.url, apiKey: service.apiKey, connections: config.connections };
+  const sides = [
+    httpSide('service', target, request),
+    httpSide('Koa', { ...target, url: floor.url }, request),
+    sqlSide('raw pg', sqlWork(pool, sql, scenario), config.connections),
+  ];
+  const [ours, koa, rawPg] = await measureSides(sides, config, (message) => log(`${scenario.id} (${scenario.label}) ${message}`));
+  if (!ours || !koa || !rawPg) throw new Error(`scenario ${scenario.id}: a side was not measured`);
+  return { scenario, service: ours, koa, rawPg };
 }
 
 /** The formula-compile benchmark lives in its own file; run it when it is there. */
@@ -131,14 +125,16 @@ function wants(config: Config, pattern: RegExp): boolean {
 async function main(): Promise<void> {
   const config = readConfig();
   const scenarios = selectScenarios(config.only);
-  const formulaCompile = wants(config, /^f(ormula)?$/i) ? await runFormulaCompile() : null;
-  const issue2 = scenarios.length > 0 ? await runScenarios(config, scenarios) : null;
+  const groups15 = selectGroups15(config.only);
+  const formulaCompile = wants(config, /^formula$/i) ? await runFormulaCompile() : null;
+  const served = scenarios.length + groups15.length > 0 ? await runScenarios(config, scenarios, groups15) : null;
   let imported: ImportBenchResult | null = null;
   if (wants(config, /^(import|bulk)$/i)) {
     log('import and bulk (issue 5): 1M-row CSV import, then 1000-row bulk requests');
     imported = await benchImport();
   }
-  if (issue2) process.stdout.write(`\n${formatTable(issue2.results, issue2.verdicts)}\n`);
+  if (served?.results.length) process.stdout.write(`\n${formatTable(served.results, served.verdicts)}\n`);
+  if (served?.issue15.length) process.stdout.write(`\n${formatTable15(served.issue15, served.issue15.map(judge15))}\n`);
   if (formulaCompile !== null) process.stdout.write(`\nformula-compile: ${JSON.stringify(formulaCompile)}\n`);
   if (imported) process.stdout.write(`\n${formatImport(imported)}\n`);
   const file = fileURLToPath(new URL('./results/latest.json', import.meta.url));
@@ -146,18 +142,19 @@ async function main(): Promise<void> {
     at: new Date().toISOString(),
     node: process.version,
     config: { duration: config.duration, warmup: config.warmup, rounds: config.rounds, connections: config.connections, dataset: DATASET },
-    targets: TARGETS,
-    sql: issue2?.sql ?? null,
-    results: issue2?.results.map((r, i) => ({ scenario: r.scenario, service: r.service, koa: r.koa, rawPg: r.rawPg, verdict: issue2.verdicts[i] })) ?? [],
+    targets: { ...TARGETS, issue15: TARGETS_15 },
+    sql: served?.sql ?? null,
+    results: served?.results.map((r, i) => ({ scenario: r.scenario, service: r.service, koa: r.koa, rawPg: r.rawPg, verdict: served.verdicts[i] })) ?? [],
+    issue15: served?.issue15.map((r) => ({ ...r, verdict: judge15(r) })) ?? [],
     formulaCompile,
     import: imported,
   });
   log(`results written to ${file}`);
 }
 
-/** Issue 2's scenarios: the service, the Koa floor and raw pg on the same data set. */
-async function runScenarios(config: Config, scenarios: readonly Scenario[]) {
-  log(`scenarios ${scenarios.map((s) => s.id).join(', ')}; ${config.warmup}s warm-up + ${config.duration}s each in ${config.rounds} rounds, ${config.connections} connections`);
+/** Issue 2's and issue 15's scenarios: the service, the Koa floor and raw pg on the same data set. */
+async function runScenarios(config: Config, scenarios: readonly Scenario[], groups15: readonly Group15[]) {
+  log(`scenarios ${[...scenarios.map((s) => s.id), ...groups15].join(', ')}; ${config.warmup}s warm-up + ${config.duration}s each in ${config.rounds} rounds, ${config.connections} connections`);
   const db = await prepareDataset(config.adminUrl, config.database, config.fresh);
   log(`database ${db.name} ${db.rebuilt ? 'built' : 'reused'} (${DATASET.regions} regions, ${DATASET.customers} customers, ${DATASET.orders} orders)`);
   const service = await startBenchService(db.url);
@@ -169,7 +166,10 @@ async function runScenarios(config: Config, scenarios: readonly Scenario[]) {
     for (const scenario of scenarios) await checkSameJson(service, floor, scenario);
     const results: ScenarioResult[] = [];
     for (const scenario of scenarios) results.push(await measureScenario(config, service, floor, pool, sql, scenario));
-    return { sql, results, verdicts: results.map((r) => judge(r, results)) };
+    // The orders D created (newest ids, status 'new') would lie in front of every newest-first page that follows.
+    if (scenarios.some((s) => s.id === 'D')) await removeCreatedOrders(db.url);
+    const issue15 = await runIssue15({ service, floor, pool, connections: config.connections, timing: config, log }, groups15);
+    return { sql, results, verdicts: results.map((r) => judge(r, results)), issue15 };
   } finally {
     await floor?.close();
     await pool.end();

@@ -160,9 +160,21 @@ export interface SqlSpelling extends SqlRenderer {
 
   /**
    * Converts a coerced JS value into what the driver binds for a column of `type`. Default: json
-   * as JSON text, a Date as ISO text, anything else as it is.
+   * as JSON text, a Date as ISO text, anything else as it is. A timestamp arrives as ISO UTC text
+   * (`…T10:00:00.123Z`); a cursor's key may carry up to nine fractional digits
+   * (`…T10:00:00.123456Z`, see `exactText`), and every one of them must be bound.
    */
   encodeValue(type: ColumnType, value: unknown): unknown;
+
+  /**
+   * A cursor's sort key `expr` of `type` as the page statement reads it: in a form whose driver
+   * value keeps every digit the database compares on, so that seeking after it neither repeats nor
+   * skips a row (core/query/cursor.ts). Timestamps as text with all their fractional digits (ISO
+   * or `YYYY-MM-DD HH:MM:SS.ffffff`, UTC or with an offset); anything the driver hands over
+   * whole stays `expr`. Only the select list uses it: the seek compares `expr` itself. Default
+   * `expr` for every type.
+   */
+  exactText(expr: Sql, type: ColumnType): Sql;
 
   /** The native type of a column created through the API for the neutral `type`; fixed text, never input. */
   columnType(type: ColumnType): string;
@@ -189,6 +201,19 @@ export interface SqlSpelling extends SqlRenderer {
    * such a table of the workspace database (core/import/markers.ts). Default `CREATE TABLE IF NOT EXISTS`.
    */
   createTableIfMissing(table: Sql, definition: Sql): Sql;
+
+  /**
+   * The sum of numeric values of `type` (aggregates, DESIGN §14), the same number on every vendor:
+   * integers and decimals exactly (neither overflowing the column's type nor rounding), doubles
+   * (`float`, and every computed number) as the exact sum of each value reduced to 15 significant
+   * digits, the formulas' exact step, so that the order of summation cannot change the last bits.
+   * Default `SUM(expr)`, and `SUM(CAST(expr AS NUMERIC))` for doubles (PostgreSQL's float8 →
+   * numeric keeps 15 significant digits).
+   */
+  sum(expr: Sql, type: ColumnType): Sql;
+
+  /** `expr` as an IEEE double (aggregates' `avg`). Default `CAST(expr AS DOUBLE PRECISION)`. */
+  toDouble(expr: Sql): Sql;
 }
 
 /** Statements that must run to count their outcomes; the vendor's own (no standard spelling exists). */

@@ -24,12 +24,15 @@ export function standardSpelling(own: OwnSpelling & Partial<SqlSpelling>): SqlSp
     paginate: (limit, offset) => sql` LIMIT ${limit} OFFSET ${offset}`,
     orderTerm: (expr, direction) => (direction === 'asc' ? sql`${expr} ASC NULLS LAST` : sql`${expr} DESC NULLS FIRST`),
     encodeValue: standardEncodeValue,
+    exactText: (expr) => expr,
     updateStatement: (table, alias, assignments, where) => sql`UPDATE ${table} AS ${ident(alias)} SET ${assignments} WHERE ${where}`,
     deleteStatement: (table, alias, where) => sql`DELETE FROM ${table} AS ${ident(alias)} WHERE ${where}`,
     addColumnStatement: (table, column, type) =>
       sql`ALTER TABLE ${table} ADD COLUMN ${ident(column)} ${raw(spelling.columnType(type))} NULL`,
     dropColumnStatement: (table, column) => sql`ALTER TABLE ${table} DROP COLUMN ${ident(column)}`,
     createTableIfMissing: (table, definition) => sql`CREATE TABLE IF NOT EXISTS ${table} (${definition})`,
+    sum: (expr, type) => (type === 'float' ? sql`SUM(CAST(${expr} AS NUMERIC))` : sql`SUM(${expr})`),
+    toDouble: (expr) => sql`CAST(${expr} AS DOUBLE PRECISION)`,
     ...own,
   };
   return spelling;

@@ -83,6 +83,24 @@ const WHERE_READS = [
   `/orders?${where("status = 'x'; DROP TABLE orders")}`,
 ];
 
+/** One-to-many expansion (DESIGN §13): the same arrays, limits, orders and refusals on every vendor. */
+const ARRAY_READS = [
+  '/customers?expand=orders&size=100',
+  '/customers/2?expand=orders',
+  `/customers?expand=orders&expandSize[orders]=2&expandSort[orders]=note,asc;amount,desc&${where("status <> 'new' OR note IS NULL").replace('where=', 'expandWhere[orders]=')}&size=100`,
+  '/customers?expand=orders&expandSize[orders]=3&expandSort[orders]=productId,desc;orderedAt,asc&sort=birthDate,desc&size=5&page=1',
+  `/customers?expand=orders,orders.product&expandWhere[orders]=${encodeURIComponent("product.name LIKE 'M%' AND customer.vip")}&size=100`,
+  '/regions?expand=customers,customers.orders&expandSize[customers]=2&expandSort[customers]=birthDate,asc&expandSize[customers.orders]=1&expandSort[customers.orders]=amount,desc',
+  '/orders?expand=customer,customer.orders&expandSize[customer.orders]=2&expandSort[customer.orders]=quantity,asc&size=10',
+  '/customers?expand=orders&fields=id,name,orders.amount,orders.note&size=100',
+  '/customers?filter[orders.status.eq]=paid&filter[orders.quantity.gte]=4&expand=orders&expandSize[orders]=1&size=100',
+  '/regions?filter[customers.orders.note.isNull]=true&filter[customers.vip.eq]=true&size=100',
+  '/customers?expand=orders&expandSize[orders]=0',
+  '/customers?sort=orders.amount',
+  '/customers?fields=id,orders.amount',
+  `/customers?expand=orders&expandWhere[orders]=${encodeURIComponent('amount +')}`,
+];
+
 const READS = [
   '/orders?size=100',
   '/orders?page=1&size=7',
@@ -121,6 +139,7 @@ const READS = [
   '/orders/999',
   '/orders?sort=nope',
   ...WHERE_READS,
+  ...ARRAY_READS,
 ];
 
 describe.each(servers)('HTTP parity: $name against PGlite', (server) => {
@@ -159,6 +178,7 @@ describe.each(servers)('HTTP parity: $name against PGlite', (server) => {
     'sort=amount,desc&size=10',
     'sort=productId,asc;orderedAt,desc&size=6',
     'sort=customer.regionId,desc;quantity,asc&filter[status.in]=new,paid&size=4',
+    'expand=customer,customer.orders&expandSize[customer.orders]=2&expandSort[customer.orders]=note,desc&sort=amount,desc&size=8',
   ])('a cursor walk (%s) gives the same pages and the same cursor values', async (params) => {
     let after: [string | null, string | null] = [null, null];
     for (let n = 0; n < 50; n++) {
@@ -250,3 +270,45 @@ describe.each(servers)('HTTP parity: $name against PGlite', (server) => {
   });
   // ---- end of export ----
 });
+
+// ---- Aggregates (issue 16, part 1; DESIGN §14): begin ----------------------------------------
+const agg = (params: string): string => `/orders/aggregate?${params}`;
+
+/** Aggregates answer byte-identically on every vendor: values, order, NULL groups, refusals. */
+const AGGREGATE_READS = [
+  agg('groupBy=status&metrics=count,countDistinct:customerId,sum:amount,avg:amount,min:orderedAt,max:orderedAt'),
+  agg('groupBy=customer.regionId,status&metrics=count,sum:quantity,avg:quantity&size=100'),
+  agg('groupBy=productId&metrics=count,avg:amount,max:product.price&sort=avg:amount,desc'),
+  agg('groupBy=customerId&metrics=count,sum:amount&sort=sum:amount,desc&size=5&page=1'),
+  agg('groupBy=customerId&sort=count,desc&page=9'),
+  agg('metrics=count,sum:amount,avg:amount,min:note,max:customer.birthDate'),
+  agg(`groupBy=status&metrics=avg:amount&filter[customer.vip.eq]=true&${where("amount > 50 AND note IS NOT NULL")}`),
+  agg('groupBy=note&metrics=count,min:amount&size=100'),
+  agg('metrics=count,sum:amount&filter[status.eq]=nope'),
+  '/customers/aggregate?groupBy=vip,regionId&metrics=count,min:birthDate,max:name',
+  '/products/aggregate?metrics=sum:price,avg:price',
+  agg('groupBy=nope'),
+  agg('metrics=sum:status'),
+  agg('groupBy=status&sort=sum:amount,desc'),
+  agg(where('amount +')),
+];
+
+describe.each(servers)('HTTP parity of aggregates: $name against PGlite', (server) => {
+  let serverWs: Workspace;
+  let pgliteWs: Workspace;
+  beforeAll(async () => {
+    serverWs = await startWorkspace(server);
+    pgliteWs = await startWorkspace(pgliteTarget);
+  });
+  afterAll(async () => {
+    await serverWs?.close();
+    await pgliteWs?.close();
+  });
+
+  it.each(AGGREGATE_READS)('GET %s', async (path) => {
+    const theirs = await serverWs.call('GET', serverWs.records(path));
+    const ours = await pgliteWs.call('GET', pgliteWs.records(path));
+    expect({ status: theirs.status, body: canonical(theirs.body) }, path).toEqual({ status: ours.status, body: canonical(ours.body) });
+  });
+});
+// ---- Aggregates: end ---------------------------------------------------------------------------

@@ -6,16 +6,17 @@ import type { CountMode, EntityOptions } from '../schema/entity-options.ts';
 const OPTION_KEYS = ['defaultExpand', 'expandable', 'maxExpandDepth', 'defaultFields', 'countMode', 'constraints', 'validators'];
 const COUNT_MODES: readonly CountMode[] = ['exact', 'estimated', 'none'];
 
-function manyToOneNames(entity: Entity): string[] {
-  return [...entity.relationships.values()].filter((r) => r.kind === 'manyToOne').map((r) => r.name);
+/** Relationships of both directions: one-to-many arrays are expandable too (DESIGN §13). */
+function relationshipNames(entity: Entity): string[] {
+  return [...entity.relationships.keys()];
 }
 
 function checkExpandPath(reader: PayloadReader, model: SchemaModel, entity: Entity, path: string): void {
   let current: Entity | undefined = entity;
   for (const hop of path.split('.')) {
     const relationship = current?.relationships.get(hop);
-    if (!current || !relationship || relationship.kind !== 'manyToOne') {
-      reader.fail('defaultExpand', 'relationship', `'${path}' is not a many-to-one relationship path of '${entity.name}'`);
+    if (!current || !relationship) {
+      reader.fail('defaultExpand', 'relationship', `'${path}' is not a relationship path of '${entity.name}'`);
       return;
     }
     current = model.entities.get(relationship.target);
@@ -40,7 +41,7 @@ export function applyEntityOptions(current: EntityOptions, body: unknown, entity
   }
   const expandable = reader.stringList('expandable');
   if (expandable !== undefined) {
-    const known = manyToOneNames(entity);
+    const known = relationshipNames(entity);
     for (const name of expandable ?? []) if (!known.includes(name)) reader.fail('expandable', 'relationship', `'${name}' is not a relationship of '${entity.name}'; relationships: ${known.join(', ') || '(none)'}`);
     next.expandable = expandable;
   }

@@ -137,7 +137,7 @@ function usedHops(predicates: readonly Predicate[]): Set<string> {
   return used;
 }
 
-function fromTables(ctx: CompileContext, root: Entity, joins: readonly JoinNode[]): Sql {
+export function fromTables(ctx: CompileContext, root: Entity, joins: readonly JoinNode[]): Sql {
   const table = sql`${ctx.dialect.tableRef(root.table)} ${ident(ctx.rootAlias)}`;
   return sql`${table}${join(joins.map((node) => joinSql(ctx, node)), '')}`;
 }
@@ -160,9 +160,14 @@ function disjunction(ctx: CompileContext, branches: readonly (readonly Predicate
  * The page of a cursor read: the filters plus the seek after the cursor row, one row beyond the
  * size (it tells whether a next page exists), and every sort key under its own alias, so the
  * next cursor is cut from the row whatever `fields` selects (computed and related keys included).
+ * The keys are read through the dialect's `exactText` (every digit the database compares on); the
+ * seek still compares the plain expressions, so an index on a key serves it.
  */
 function keysetPageSql(ctx: CompileContext, plan: ReadPlan, exprs: readonly Sql[], order: Sql): Sql {
-  const keys = plan.order.map((term, i) => sql`${targetExpr(ctx, term.target)} AS ${ident(sortKeyAlias(i))}`);
+  const keys = plan.order.map((term, i) => {
+    const key = ctx.dialect.sql.exactText(targetExpr(ctx, term.target), targetType(term.target));
+    return sql`${key} AS ${ident(sortKeyAlias(i))}`;
+  });
   const after = plan.keyset?.after;
   const conditions = [...plan.where.map((p) => sql`(${predicateSql(ctx, p)})`), ...(after ? [sql`(${disjunction(ctx, after)})`] : [])];
   const where = conditions.length > 0 ? sql` WHERE ${join(conditions, ' AND ')}` : raw('');

@@ -1,11 +1,12 @@
 /**
  * Cursor (keyset) paging, DESIGN §13: which query a cursor belongs to, the seek a cursor turns
- * into, and the cursor of a page's last row. The values travel in their wire forms and are
- * coerced back to each sort key's type, so they reach SQL only as bound parameters.
+ * into, and the cursor of a page's last row. The values travel in their wire forms, except that
+ * decimals and timestamps keep every digit, and are coerced back to each sort key's type, so they
+ * reach SQL only as bound parameters.
  */
 import type { ColumnType } from '../schema/introspection.ts';
 import { parseScalar } from '../schema/coerce.ts';
-import { toWireValue } from '../schema/values.ts';
+import { exactTimestamp, toWireValue } from '../schema/values.ts';
 import { cursorMismatch, openCursor, signCursor } from './cursor-token.ts';
 import { targetType } from './filter-values.ts';
 import type { Keyset, OrderTerm, ReadPlan, ReadScope } from './plan.ts';
@@ -35,18 +36,24 @@ export function queryIdentity(scope: ReadScope, request: ReadRequest): string {
   return stableJson({ ...source, ...narrowing });
 }
 
-/** A sort key's value as the cursor carries it: exact decimals stay text, the rest in wire form. */
+/**
+ * A sort key's value as the cursor carries it: exact decimals stay text, timestamps keep every
+ * fractional digit the page statement read (the dialect's `exactText`), the rest in wire form.
+ */
 function cursorValue(type: ColumnType, raw: unknown): unknown {
   if (raw === null || raw === undefined) return null;
   if (type === 'decimal' && typeof raw === 'string') return raw;
+  if (type === 'timestamp') return exactTimestamp(raw) ?? toWireValue(type, raw, true);
   return toWireValue(type, raw, true);
 }
 
 function coerceCursorValue(term: OrderTerm, value: unknown): unknown {
   if (value === null) return null;
-  const coerced = parseScalar(targetType(term.target), value);
+  const type = targetType(term.target);
+  const coerced = parseScalar(type, value);
   if (!coerced.ok) throw cursorMismatch();
-  return coerced.value;
+  // parseScalar validates but cuts a timestamp to milliseconds; the seek needs all its digits.
+  return type === 'timestamp' ? exactTimestamp(value) : coerced.value;
 }
 
 /** The plan of a cursor page: the seek after `paging.after`, or the first page. Unchanged without cursor paging. */

@@ -3,7 +3,7 @@
  * sorting, filtering and formulas that walk the same path.
  */
 import { badRequest } from '../errors.ts';
-import type { Entity, Relationship } from '../schema/model.ts';
+import type { Entity, Field, Relationship } from '../schema/model.ts';
 import type { JoinNode, ReadScope } from './plan.ts';
 
 export const ROOT_ALIAS = 't0';
@@ -20,6 +20,14 @@ export function findManyToOne(entity: Entity, name: string): Relationship | unde
 export function findOneToMany(entity: Entity, name: string): Relationship | undefined {
   const relationship = entity.relationships.get(name);
   return relationship?.kind === 'oneToMany' ? relationship : undefined;
+}
+
+/** The two ends of a one-to-many relationship: the referenced field on the parent, the foreign key on the item. */
+export function arrayLink(parent: Entity, item: Entity, relationship: Relationship): { parentField: Field; itemField: Field } {
+  const parentField = parent.fieldsByName.get(relationship.targetField);
+  const itemField = item.fieldsByName.get(relationship.field);
+  if (!parentField || !itemField) throw new Error(`relationship ${parent.name}.${relationship.name} refers to unknown fields`);
+  return { parentField, itemField };
 }
 
 export function oneToMany(entity: Entity): Relationship[] {

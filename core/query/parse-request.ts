@@ -33,7 +33,7 @@ export const READ_QUERY: QuerySpec = {
 /** The list routes (record list, view data query) take `where` too (DESIGN §13). */
 export const LIST_QUERY: QuerySpec = { ...READ_QUERY, single: [...READ_QUERY.single, 'where'] };
 
-function nonNegativeInteger(params: QueryReader, name: string, fallback: number): number {
+export function nonNegativeInteger(params: QueryReader, name: string, fallback: number): number {
   const text = params.single(name);
   if (text === undefined) return fallback;
   if (!/^\d{1,9}$/.test(text)) throw badRequest(`'${name}' must be a non-negative integer, got '${text}'`);
@@ -74,7 +74,7 @@ function parseSort(params: QueryReader): SortRequest[] {
   return parseSortValues(params.all('sort'));
 }
 
-function parseFilters(params: QueryReader): FilterRequest[] {
+export function parseFilters(params: QueryReader): FilterRequest[] {
   const filters: FilterRequest[] = [];
   for (const [key, values] of params.family('filter')) {
     const segments = key.split('.');

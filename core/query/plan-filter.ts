@@ -6,10 +6,10 @@
 import { badRequest } from '../errors.ts';
 import type { Entity, Relationship } from '../schema/model.ts';
 import { coerceFilterValue } from './filter-values.ts';
-import type { JoinRegistry } from './joins.ts';
+import { arrayLink, type JoinRegistry } from './joins.ts';
 import type { ExistsPlan, Predicate, ReadScope } from './plan.ts';
 import type { FilterRequest } from './request.ts';
-import { requireFormulaJoins, resolveTarget } from './resolve.ts';
+import { relatedScope, requireFormulaJoins, resolveTarget } from './resolve.ts';
 
 /** The first one-to-many hop of `path` reached through many-to-one hops only, or null. */
 function firstArrayHop(scope: ReadScope, path: readonly string[]): { at: number; relationship: Relationship } | null {
@@ -34,12 +34,10 @@ export function planFilter(scope: ReadScope, joins: JoinRegistry, filter: Filter
 function planExists(scope: ReadScope, joins: JoinRegistry, filter: FilterRequest, at: number, relationship: Relationship): Predicate {
   const hops = filter.path.slice(0, at);
   const parent = joins.entityAt(hops);
-  const itemView = scope.defaultView(relationship.target);
-  const itemScope: ReadScope = { model: scope.model, root: itemView, defaultView: scope.defaultView, policy: scope.policy };
+  const itemScope = relatedScope(scope, relationship.target);
+  const itemView = itemScope.root;
   const itemJoins = joins.subquery(itemScope);
-  const parentField = parent.fieldsByName.get(relationship.targetField);
-  const itemField = itemView.entity.fieldsByName.get(relationship.field);
-  if (!parentField || !itemField) throw new Error(`relationship ${parent.name}.${relationship.name} refers to unknown fields`);
+  const { parentField, itemField } = arrayLink(parent, itemView.entity, relationship);
   const inner = planFilter(itemScope, itemJoins, { ...filter, path: filter.path.slice(at + 1) });
   const exists: ExistsPlan = {
     entity: itemView.entity,
@@ -52,9 +50,9 @@ function planExists(scope: ReadScope, joins: JoinRegistry, filter: FilterRequest
 }
 
 /** Sorting needs one value per row; a one-to-many path has many (DESIGN §13). */
-export function refuseArraySort(scope: ReadScope, path: readonly string[]): void {
+export function refuseArraySort(scope: ReadScope, path: readonly string[], what: string): void {
   const hop = firstArrayHop(scope, path);
   if (hop) {
-    throw badRequest(`sort: '${path.join('.')}' runs through the one-to-many relationship '${hop.relationship.name}'; sort by fields of the record or of its many-to-one relationships`);
+    throw badRequest(`${what}: '${path.join('.')}' runs through the one-to-many relationship '${hop.relationship.name}'; sort by fields of the record or of its many-to-one relationships`);
   }
 }

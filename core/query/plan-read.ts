@@ -5,12 +5,12 @@
 import type { CountMode } from '../schema/entity-options.ts';
 import type { Field, Relationship } from '../schema/model.ts';
 import { badRequest } from '../errors.ts';
-import { JoinRegistry } from './joins.ts';
+import { arrayLink, JoinRegistry } from './joins.ts';
 import type { ArrayNode, OrderTerm, Predicate, ReadPlan, ReadScope } from './plan.ts';
 import { buildNode, planSelection, type Selection } from './plan-output.ts';
 import { joinsUnder, migrationBlocksReads, planExpansions, viewAlong, type Expansions } from './expand.ts';
 import { DEFAULT_ARRAY_SIZE, type ArrayRequests, type FilterRequest, type ReadRequest, type SortRequest } from './request.ts';
-import { requireFormulaJoins, resolveTarget, viewAt } from './resolve.ts';
+import { relatedScope, requireFormulaJoins, resolveTarget, viewAt } from './resolve.ts';
 import { planFilter, refuseArraySort } from './plan-filter.ts';
 import { planWhere } from './where.ts';
 
@@ -33,13 +33,14 @@ function defaultFields(scope: ReadScope, expanded: ReadonlySet<string>): string[
   return kept.length > 0 ? kept : null;
 }
 
-function planOrder(scope: ReadScope, joins: JoinRegistry, sort: readonly SortRequest[]): OrderTerm[] {
+/** `what` names the parameter in messages: `sort`, or `expandSort[orders]` for an array's items. */
+function planOrder(scope: ReadScope, joins: JoinRegistry, sort: readonly SortRequest[], what = 'sort'): OrderTerm[] {
   // A key sorted twice is sorted by its first mention (SQL Server refuses a repeated ORDER BY key).
   const keys = sort.map((term) => term.path.join('.'));
   const terms = sort.filter((_term, i) => keys.indexOf(keys[i] ?? '') === i);
-  for (const term of terms) refuseArraySort(scope, term.path);
+  for (const term of terms) refuseArraySort(scope, term.path, what);
   const order: OrderTerm[] = terms.map((term) => ({
-    target: resolveTarget(scope, joins, [], term.path, 'sort'),
+    target: resolveTarget(scope, joins, [], term.path, what),
     direction: term.direction,
   }));
   for (const term of order) if (term.target.kind === 'computed') requireFormulaJoins(joins, term.target.hops, term.target.computed);
@@ -90,7 +91,7 @@ function planStatement(scope: ReadScope, tree: Tree, read: StatementRead, select
     joins: joins.joins,
     output,
     where,
-    order: planOrder(scope, joins, read.sort),
+    order: planOrder(scope, joins, read.sort, tree.base.length > 0 ? `expandSort[${tree.base.join('.')}]` : 'sort'),
     page: read.page,
     size: read.size,
     countMode: read.countMode,
@@ -102,13 +103,11 @@ function planArray(scope: ReadScope, joins: JoinRegistry, tree: Tree, path: read
   const base = [...tree.base, ...path, relationship.name];
   const key = base.join('.');
   const parent = joins.entityAt(path);
-  const itemView = scope.defaultView(relationship.target);
-  const itemScope: ReadScope = { model: scope.model, root: itemView, defaultView: scope.defaultView, policy: scope.policy };
+  const itemScope = relatedScope(scope, relationship.target);
+  const itemView = itemScope.root;
   const size = tree.arrays.size.get(key) ?? DEFAULT_ARRAY_SIZE;
   const read: StatementRead = { sort: tree.arrays.sort.get(key) ?? [], filters: [], where: tree.arrays.where.get(key), extra: [], page: 0, size, countMode: 'none' };
-  const parentField = parent.fieldsByName.get(relationship.targetField);
-  const itemField = itemView.entity.fieldsByName.get(relationship.field);
-  if (!parentField || !itemField) throw new Error(`relationship ${parent.name}.${relationship.name} refers to unknown fields`);
+  const { parentField, itemField } = arrayLink(parent, itemView.entity, relationship);
   return { name: relationship.name, key, parentField, itemField, size, plan: planStatement(itemScope, { ...tree, base }, read, selection) };
 }
 
@@ -122,6 +121,20 @@ function checkArrayRequests(arrays: ArrayRequests, expansions: Expansions): void
       const known = [...expansions.arrays].join(', ') || '(none)';
       throw badRequest(`'${name}[${key}]' names no expanded one-to-many path; expanded arrays: ${known}`);
     }
+  }
+}
+
+/**
+ * Every expandSort and expandWhere is checked like sort and where, also for an array that
+ * `fields` leaves out (no statement reads its items): a bad one is 400 whether or not the array
+ * is returned.
+ */
+function checkArrayOptions(scope: ReadScope, arrays: ArrayRequests): void {
+  for (const key of new Set([...arrays.sort.keys(), ...arrays.where.keys()])) {
+    const itemScope = relatedScope(scope, viewAlong(scope, key.split('.')).entity.name);
+    const joins = new JoinRegistry(itemScope);
+    planOrder(itemScope, joins, arrays.sort.get(key) ?? [], `expandSort[${key}]`);
+    planWhere(itemScope, joins, arrays.where.get(key));
   }
 }
 
@@ -141,6 +154,7 @@ export function planRead(scope: ReadScope, request: ReadRequest, options: PlanRe
   const expansions = planExpansions(scope, expand);
   const arrays = request.arrays ?? NO_ARRAYS;
   checkArrayRequests(arrays, expansions);
+  checkArrayOptions(scope, arrays);
   const selection = planSelection(expansions, (path) => viewAlong(scope, path), request.fields ?? defaultFields(scope, expansions.paths));
   const read: StatementRead = {
     sort: request.sort,

@@ -99,7 +99,8 @@ function cursorPage(plan: ReadPlan, rows: Record<string, unknown>[], identity: s
 }
 
 export async function listRecords(database: Database, scope: ReadScope, request: ReadRequest, options: ReadOptions): Promise<{ data: JsonRecord[]; meta: ListMeta }> {
-  const identity = queryIdentity(scope, request);
+  // Only a cursor needs the query's identity; offset pages skip its serialisation.
+  const identity = request.paging ? queryIdentity(scope, request) : '';
   const plan = planCursor(planRead(scope, request), request, identity, options.cursorSecret);
   const compiled = compileRead(plan, database.dialect);
   try {

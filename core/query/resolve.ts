@@ -7,6 +7,11 @@ export function viewAt(scope: ReadScope, joins: JoinRegistry, hops: readonly str
   return hops.length === 0 ? scope.root : scope.defaultView(joins.entityAt(hops).name);
 }
 
+/** A scope rooted at another entity's default view (items of an array, rows of an EXISTS), same policy. */
+export function relatedScope(scope: ReadScope, entityName: string): ReadScope {
+  return { model: scope.model, root: scope.defaultView(entityName), defaultView: scope.defaultView, policy: scope.policy };
+}
+
 export function valueNames(view: ViewShape): string[] {
   return [...view.entity.fields.map((f) => f.name), ...view.computed.map((c) => c.fieldName)];
 }

@@ -42,6 +42,25 @@ function toTimestamp(raw: unknown): string {
   return Number.isNaN(date.getTime()) ? String(raw) : date.toISOString();
 }
 
+const TIMESTAMP_TEXT = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}:\d{2})(?:\.(\d{1,9}))?(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
+
+/**
+ * A timestamp as ISO UTC text that keeps every fractional digit (at least three, trailing zeros
+ * beyond them dropped), or null when `raw` is not one. The wire form stops at milliseconds; a
+ * cursor must not (a key of `.123456` sought as `> .123` comes again). Zone-less text is UTC, as
+ * the drivers hand it over. A zone shifts whole minutes, so the fraction is kept as written.
+ */
+export function exactTimestamp(raw: unknown): string | null {
+  if (raw instanceof Date) return Number.isNaN(raw.getTime()) ? null : raw.toISOString();
+  const match = typeof raw === 'string' ? TIMESTAMP_TEXT.exec(raw.trim()) : null;
+  if (!match) return null;
+  const [, day, time, fraction = '', zone = 'Z'] = match;
+  const whole = new Date(`${day}T${time}${zone.length === 3 ? `${zone}:00` : zone}`);
+  if (Number.isNaN(whole.getTime())) return null;
+  const digits = fraction.padEnd(3, '0').replace(/(?<=\d{3})0+$/, '');
+  return `${whole.toISOString().slice(0, 19)}.${digits}Z`;
+}
+
 /** JSON text from the driver → its value; text that is not JSON is kept as it is. */
 function parseJsonText(raw: unknown): unknown {
   if (typeof raw !== 'string') return raw;

@@ -8,7 +8,7 @@ import type { ColumnType } from '../../core/schema/introspection.ts';
 import type { DatabaseConfig, Dialect, Executor, InsertStatement, UpsertStatement } from '../dialect.ts';
 import { defineDialect } from '../define-dialect.ts';
 import { mapMssqlError } from './mssql-errors.ts';
-import { BINARY_COLLATION, likePattern, mssqlFormula } from './mssql-formula.ts';
+import { BINARY_COLLATION, likePattern, mssqlFormula, mssqlOwnFormula } from './mssql-formula.ts';
 import { introspectMssql, mssqlSchemaExists } from './mssql-introspector.ts';
 import { urlProblem } from '../connection-url.ts';
 import { MSSQL_MAX_PARAMS, runInsert, runUpsert } from './mssql-upsert.ts';
@@ -41,6 +41,29 @@ const COLUMN_TYPES: Readonly<Record<ColumnType, string>> = {
   unknown: 'nvarchar(max)',
 };
 
+/** ISO UTC text whose fraction goes beyond milliseconds (a cursor's exact key of a datetime2 column). */
+const FINER_THAN_MS = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2}\.\d{3}\d*[1-9])Z$/;
+
+/**
+ * A timestamp as what binds it exactly: a Date (bound as datetime2(3)) up to milliseconds; finer
+ * text as `YYYY-MM-DD HH:MM:SS.fffffff`, which SQL Server converts to the compared column's
+ * datetime2 or datetimeoffset (UTC) without losing digits. Such text only comes from a column
+ * that holds them, so a `datetime` column (three digits at most) never meets it.
+ */
+function timestampParameter(value: unknown): unknown {
+  const finer = typeof value === 'string' ? FINER_THAN_MS.exec(value) : null;
+  return finer ? `${finer[1]} ${finer[2]}` : (toDate(value) ?? value);
+}
+
+/**
+ * A cursor's timestamp key as ISO 8601 text: style 126 keeps datetime2's seven digits, where
+ * tedious' Dates stop at milliseconds. Decimals are left alone: tedious reads them into doubles,
+ * but CONVERT to text would print a money column with two digits of its four.
+ */
+export function exactText(expr: Sql, type: ColumnType): Sql {
+  return type === 'timestamp' ? sql`CONVERT(varchar(40), ${expr}, 126)` : expr;
+}
+
 function toDate(value: unknown): Date | null {
   const date = value instanceof Date ? value : typeof value === 'string' ? new Date(value) : null;
   return date && !Number.isNaN(date.getTime()) ? date : null;
@@ -60,7 +83,7 @@ export function encodeValue(type: ColumnType, value: unknown): unknown {
     case 'boolean':
       return typeof value === 'boolean' ? (value ? 1 : 0) : value;
     case 'timestamp':
-      return toDate(value) ?? value;
+      return timestampParameter(value);
     case 'bigint':
     case 'decimal':
       return typeof value === 'number' || typeof value === 'bigint' ? String(value) : value;
@@ -115,6 +138,18 @@ export function addColumnStatement(table: Sql, column: string, type: ColumnType)
   return sql`ALTER TABLE ${table} ADD ${ident(column)} ${raw(COLUMN_TYPES[type])} NULL${check}`;
 }
 
+/**
+ * SUM keeps the argument's type in T-SQL: an int column's sum overflows at 2^31 and a bigint's at
+ * 2^63. Widen first (decimal(38,0) holds any sum of bigints a table can have).
+ */
+function sum(expr: Sql, type: ColumnType): Sql {
+  if (type === 'integer') return sql`SUM(CAST(${expr} AS bigint))`;
+  if (type === 'bigint') return sql`SUM(CAST(${expr} AS decimal(38,0)))`;
+  // Doubles through the formulas' exact step, so that summation order cannot change the last bits.
+  if (type === 'float') return sql`SUM(${mssqlOwnFormula.exact(expr)})`;
+  return sql`SUM(${expr})`;
+}
+
 export function dropColumnStatement(table: Sql, column: string): Sql {
   const tableText = renderSql(table).text;
   return sql`DECLARE @drop nvarchar(max) = N'';
@@ -148,6 +183,7 @@ export function createMssqlDialect(name = 'mssql'): Dialect {
       columnType: (type) => COLUMN_TYPES[type],
       like,
       encodeValue,
+      exactText,
       orderTerm,
       paginate: (limit, offset) => sql` OFFSET ${offset} ROWS FETCH NEXT ${limit} ROWS ONLY`,
       // T-SQL's UPDATE/DELETE name the alias and take the aliased table from FROM.
@@ -157,6 +193,9 @@ export function createMssqlDialect(name = 'mssql'): Dialect {
       dropColumnStatement,
       // T-SQL has no CREATE TABLE IF NOT EXISTS; OBJECT_ID takes the quoted two-part name as text.
       createTableIfMissing: (table, definition) => sql`IF OBJECT_ID(${renderSql(table).text}, 'U') IS NULL CREATE TABLE ${table} (${definition})`,
+      sum,
+      // float is float(53), the IEEE double.
+      toDouble: (expr) => sql`CAST(${expr} AS float)`,
     },
     writer: {
       insert: (db: Executor, table: Sql, statement: InsertStatement) => runInsert(db, renderSql, table, statement),

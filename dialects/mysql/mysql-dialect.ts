@@ -8,7 +8,7 @@ import type { ColumnType } from '../../core/schema/introspection.ts';
 import type { DatabaseConfig, Dialect, Executor, InsertStatement, UpsertStatement } from '../dialect.ts';
 import { defineDialect } from '../define-dialect.ts';
 import { mapMysqlError } from './mysql-errors.ts';
-import { mysqlFormula } from './mysql-formula.ts';
+import { mysqlFormula, mysqlOwnFormula } from './mysql-formula.ts';
 import { introspectMysql, mysqlSchemaExists } from './mysql-introspector.ts';
 import { urlProblem } from '../connection-url.ts';
 import { runInsert, runUpsert, serverOf } from './mysql-upsert.ts';
@@ -45,6 +45,9 @@ function timestampText(value: Date): string {
   );
 }
 
+/** ISO UTC text with any number of fractional digits (a cursor's exact key), as DATETIME(6) text. */
+const ISO_UTC = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?)Z$/;
+
 function encodeValue(type: ColumnType, value: unknown): unknown {
   if (value === null || value === undefined) return null;
   switch (type) {
@@ -54,6 +57,9 @@ function encodeValue(type: ColumnType, value: unknown): unknown {
       return typeof value === 'boolean' ? (value ? 1 : 0) : value;
     case 'timestamp': {
       // Core hands over ISO text with a zone; sessions run in UTC, so UTC text is the instant.
+      // Rewritten, not parsed, so that microseconds survive (a Date would stop at milliseconds).
+      const iso = typeof value === 'string' ? ISO_UTC.exec(value) : null;
+      if (iso) return `${iso[1]} ${iso[2]}`;
       const date = value instanceof Date ? value : typeof value === 'string' ? new Date(value) : null;
       return date && !Number.isNaN(date.getTime()) ? timestampText(date) : value;
     }
@@ -113,10 +119,16 @@ export function createMysqlDialect(name = 'mysql'): Dialect {
       columnType: (type) => COLUMN_TYPES[type] ?? 'longtext',
       like,
       encodeValue,
+      // mysql2 already hands DATETIME over as text; the explicit format also covers computed keys.
+      exactText: (expr, type) => (type === 'timestamp' ? sql`DATE_FORMAT(${expr}, '%Y-%m-%d %H:%i:%s.%f')` : expr),
       // MySQL sorts NULL first ascending and has no NULLS LAST: sort on "is null" first.
       orderTerm: (expr, direction) => (direction === 'asc' ? sql`${expr} IS NULL, ${expr} ASC` : sql`${expr} IS NOT NULL, ${expr} DESC`),
       // A single-table DELETE takes no alias; the multi-table form names the alias to delete from.
       deleteStatement: (table, alias, where) => sql`DELETE ${ident(alias)} FROM ${table} AS ${ident(alias)} WHERE ${where}`,
+      // Doubles through the formulas' exact decimal of 15 significant digits (DECIMAL(65,30)).
+      sum: (expr, type) => (type === 'float' ? sql`SUM(${mysqlOwnFormula.exact(expr)})` : sql`SUM(${expr})`),
+      // CAST takes DOUBLE, not DOUBLE PRECISION (MySQL 8.0.17+, MariaDB 10.4.5+).
+      toDouble: (expr) => sql`CAST(${expr} AS DOUBLE)`,
     },
     writer: {
       insert: async (db: Executor, table: Sql, statement: InsertStatement) => runInsert(db, renderSql, table, statement, await serverOf(db)),

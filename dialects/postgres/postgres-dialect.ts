@@ -39,6 +39,16 @@ async function estimateRows(db: Executor, select: CompiledSql): Promise<number |
   return typeof rows === 'number' ? rows : null;
 }
 
+/**
+ * pg and PGlite parse timestamps into Dates, which stop at milliseconds: a cursor reads them as
+ * their text, which has the microseconds ('2026-11-22 10:00:00.123456+00'; the drivers' own
+ * parsers already rely on the ISO DateStyle). Not to_char: it prints 'infinity' as NULL and
+ * drops a BC year's era, which would seek from the wrong place instead of refusing the cursor.
+ */
+function exactText(expr: Sql, type: ColumnType): Sql {
+  return type === 'timestamp' ? sql`CAST(${expr} AS text)` : expr;
+}
+
 export interface PostgresDialectOptions {
   readonly name?: string;
   /** Opens the workspace's database; a `pg` Pool by default, the shared PGlite for the embedded vendor. */
@@ -59,6 +69,7 @@ export function createPostgresDialect(options: PostgresDialectOptions = {}): Dia
       columnType: (type) => COLUMN_TYPES[type] ?? 'text',
       like: (expr, pattern, caseInsensitive) =>
         caseInsensitive ? sql`${expr}::text ILIKE ${pattern} ESCAPE '\\'` : sql`${expr}::text LIKE ${pattern} ESCAPE '\\'`,
+      exactText,
     },
     writer: { insert, upsert: (db: Executor, table: Sql, statement: UpsertStatement) => runUpsert(db, renderSql, table, statement) },
     introspector: {

@@ -8,6 +8,7 @@ import { MAX_WHERE_DEPTH, MAX_WHERE_LENGTH } from '../../core/query/where.ts';
 import type { Entity } from '../../core/schema/model.ts';
 import { pascalCase } from '../../core/schema/names.ts';
 import { computedSchema, errorSchemas, fieldSchema, type JsonSchema } from './openapi-types.ts';
+import { aggregateSchemas, entityAggregatePath, viewAggregatePath } from './openapi-aggregate.ts';
 
 export interface OpenApiSource {
   readonly title: string;
@@ -149,8 +150,8 @@ function inputSchemaRefPartial(name: string): JsonSchema {
 }
 
 export function buildOpenApi(source: OpenApiSource): JsonSchema {
-  const schemas: Record<string, JsonSchema> = { ...errorSchemas() };
-  let paths: Record<string, JsonSchema> = {};
+  const schemas: Record<string, JsonSchema> = { ...errorSchemas(), ...aggregateSchemas() };
+  let paths: Record<string, JsonSchema> = viewAggregatePath();
   for (const view of source.views) {
     const name = pascalCase(view.entity.name);
     const input = inputSchema(view);
@@ -158,7 +159,7 @@ export function buildOpenApi(source: OpenApiSource): JsonSchema {
     schemas[name] = recordSchema(view);
     schemas[`${name}Input`] = input;
     schemas[`${name}Update`] = update;
-    paths = { ...paths, ...entityPaths(view.entity, source.basePath) };
+    paths = { ...paths, ...entityPaths(view.entity, source.basePath), ...entityAggregatePath(view.entity, source.basePath) };
   }
   return {
     openapi: '3.1.0',

@@ -3,6 +3,8 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import { readScope, getRecord, listRecords } from '../../core/query/read.ts';
 import { LIST_QUERY, parseReadRequest, type QueryParams } from '../../core/query/parse-request.ts';
+import { aggregateRecords } from '../../core/query/aggregate.ts';
+import { parseAggregateRequest } from '../../core/query/aggregate-request.ts';
 import { createRecord, deleteRecord, updateRecord } from '../../core/write/records.ts';
 import { jsonBody } from '../middleware/json-body.ts';
 import type { Services } from '../shared/services.ts';
@@ -26,6 +28,14 @@ export function recordRoutes(services: Services): Router {
     const format = exportFormat(ctx);
     if (format) return respondWithExport(ctx, runtime, scope, format);
     ctx.body = await listRecords(runtime.database, scope, parseReadRequest(listQuery(ctx) as QueryParams, LIST_QUERY), options);
+  });
+
+  // Registered before get-by-id, which would otherwise take 'aggregate' for a record id (docs/decisions.md).
+  router.get('/:entity/aggregate', async (ctx) => {
+    const p = params(ctx);
+    const { runtime, policies } = await dataAccess(ctx, services, p.org, p.ws, false);
+    const request = parseAggregateRequest(ctx.query as QueryParams);
+    ctx.body = await aggregateRecords(runtime.database, readScope(runtime, runtime.entity(p.entity).name, policies.read), request);
   });
 
   router.get('/:entity/:id', async (ctx) => {

@@ -20,6 +20,7 @@ export const PARTS: Record<string, readonly string[]> = {
     'test/server/sort.test.ts',
     'test/server/cursor.test.ts',
     'test/server/expand.test.ts',
+    'test/server/expand-arrays.test.ts',
     'test/server/create.test.ts',
     'test/server/update-delete.test.ts',
     'test/server/query-params.test.ts',
@@ -27,7 +28,7 @@ export const PARTS: Record<string, readonly string[]> = {
     'test/write/bulk.test.ts',
     'test/import/import.test.ts',
   ],
-  formula: ['test/formula/properties.test.ts', 'test/server/where.property.test.ts', 'test/server/cursor-properties.test.ts'],
+  formula: ['test/formula/properties.test.ts', 'test/server/where.property.test.ts', 'test/server/cursor-properties.test.ts', 'test/server/expand-arrays.property.test.ts'],
   parity: ['test/parity.test.ts'],
   /** A quick subset (paging, envelopes, formulas) for the kit's own test; not a conformance claim. */
   smoke: ['test/server/list-and-get.test.ts', 'test/formula/properties.test.ts'],

@@ -12,7 +12,7 @@ import { planCursor, queryIdentity } from '../../core/query/cursor.ts';
 import { signCursor } from '../../core/query/cursor-token.ts';
 import { parseReadRequest, type QueryParams } from '../../core/query/parse-request.ts';
 import { planRead } from '../../core/query/plan-read.ts';
-import type { Sql } from '../../core/sql.ts';
+import { render, type Sql } from '../../core/sql.ts';
 import { expectSql, golden, scopeOf, VENDORS, type PerVendor, type Vendor } from './fixture.ts';
 
 const SECRET = 'golden-test-secret-0123456789abcdef';
@@ -79,11 +79,14 @@ const SEEK_PAGE: PerVendor = {
   ),
 };
 
-/** A descending key whose cursor value is not NULL, filters kept: the NULLs came first and are not sought again. */
+/**
+ * A descending key whose cursor value is not NULL, filters kept: the NULLs came first and are not
+ * sought again. The timestamp key is read as text with every fractional digit (exactText).
+ */
 const DESC_FILTERED_PAGE: PerVendor = {
   postgres: golden(
     [
-      'SELECT "t0"."id" AS "c0", "t0"."ordered_at" AS "k0", "t0"."id" AS "k1"',
+      'SELECT "t0"."id" AS "c0", CAST("t0"."ordered_at" AS text) AS "k0", "t0"."id" AS "k1"',
       'FROM "public"."orders" "t0"',
       'WHERE ("t0"."status" = $1) AND ((("t0"."ordered_at" < $2)) OR (("t0"."ordered_at" = $3) AND ("t0"."id" > $4)))',
       'ORDER BY "t0"."ordered_at" DESC NULLS FIRST, "t0"."id" ASC NULLS LAST',
@@ -93,7 +96,7 @@ const DESC_FILTERED_PAGE: PerVendor = {
   ),
   mysql: golden(
     [
-      'SELECT `t0`.`id` AS `c0`, `t0`.`ordered_at` AS `k0`, `t0`.`id` AS `k1`',
+      "SELECT `t0`.`id` AS `c0`, DATE_FORMAT(`t0`.`ordered_at`, '%Y-%m-%d %H:%i:%s.%f') AS `k0`, `t0`.`id` AS `k1`",
       'FROM `orders` `t0`',
       'WHERE (`t0`.`status` = ?) AND (((`t0`.`ordered_at` < ?)) OR ((`t0`.`ordered_at` = ?) AND (`t0`.`id` > ?)))',
       'ORDER BY `t0`.`ordered_at` IS NOT NULL, `t0`.`ordered_at` DESC, `t0`.`id` IS NULL, `t0`.`id` ASC',
@@ -103,7 +106,7 @@ const DESC_FILTERED_PAGE: PerVendor = {
   ),
   mssql: golden(
     [
-      'SELECT [t0].[id] AS [c0], [t0].[ordered_at] AS [k0], [t0].[id] AS [k1]',
+      'SELECT [t0].[id] AS [c0], CONVERT(varchar(40), [t0].[ordered_at], 126) AS [k0], [t0].[id] AS [k1]',
       'FROM [dbo].[orders] [t0]',
       'WHERE ([t0].[status] = @p1) AND ((([t0].[ordered_at] < @p2)) OR (([t0].[ordered_at] = @p3) AND ([t0].[id] > @p4)))',
       'ORDER BY CASE WHEN [t0].[ordered_at] IS NULL THEN 0 ELSE 1 END, [t0].[ordered_at] DESC, CASE WHEN [t0].[id] IS NULL THEN 1 ELSE 0 END, [t0].[id] ASC',
@@ -112,6 +115,14 @@ const DESC_FILTERED_PAGE: PerVendor = {
     // tedious binds a Date for a timestamp (the mssql dialect's encodeValue).
     ['paid', new Date('2026-01-10T00:30:00.000Z'), new Date('2026-01-10T00:30:00.000Z'), 3, 0, 6],
   ),
+};
+
+/** The seek values of a cursor whose timestamp has microseconds: every digit is bound, none cut to milliseconds. */
+const MICROSECOND_VALUES: Readonly<Record<Vendor['name'], unknown[]>> = {
+  postgres: ['paid', '2026-01-10T00:30:00.123456Z', '2026-01-10T00:30:00.123456Z', 3, 6, 0],
+  mysql: ['paid', '2026-01-10 00:30:00.123456', '2026-01-10 00:30:00.123456', 3, 6, 0],
+  // Finer than milliseconds binds as datetime2 text; a Date would be cut to datetime2(3).
+  mssql: ['paid', '2026-01-10 00:30:00.123456', '2026-01-10 00:30:00.123456', 3, 0, 6],
 };
 
 describe.each(VENDORS)('cursor page SQL on $name', (vendor) => {
@@ -128,7 +139,16 @@ describe.each(VENDORS)('cursor page SQL on $name', (vendor) => {
     expectSql(vendor, cursorPage(vendor, query, ['2026-01-10T00:30:00.000Z', 3]), DESC_FILTERED_PAGE[vendor.name]);
   });
 
+  it('a timestamp cursor value keeps its microseconds when bound', () => {
+    const query = { sort: 'orderedAt,desc', size: '5', fields: 'id', 'filter[status.eq]': 'paid' };
+    const page = render(cursorPage(vendor, query, ['2026-01-10T00:30:00.123456Z', 3]), vendor.dialect.sql);
+    expect(page.params).toEqual(MICROSECOND_VALUES[vendor.name]);
+  });
+
   it('a cursor value that does not fit its key type is refused, never bound', () => {
     expect(() => cursorPage(vendor, { sort: 'quantity,asc' }, ['1; DROP TABLE orders', 1])).toThrow('cursor does not match this query');
+    for (const stamp of ['2026-02-30T00:00:00.123456Z', '2026-01-10T00:30:00.123456Z; --', '2026-01-10T00:30:00.1234567890Z']) {
+      expect(() => cursorPage(vendor, { sort: 'orderedAt,desc' }, [stamp, 1]), stamp).toThrow('cursor does not match this query');
+    }
   });
 });

@@ -133,6 +133,10 @@ describe.each(vendors)('one-to-many expansion on $name', (target) => {
     expectError(await ws.call('GET', ws.records('/orders?expand=customer&expandSize[customer]=3')), 400, 'BAD_REQUEST', 'expandSize[customer]');
   });
 
+  it('a bad expandSort is 400 naming expandSort[path]', async () => {
+    expectError(await ws.call('GET', ws.records('/customers?expand=orders&expandSort[orders]=nope,asc')), 400, 'BAD_REQUEST', 'expandSort[orders]');
+  });
+
   it('sorting by a one-to-many path is 400', async () => {
     expectError(await ws.call('GET', ws.records('/customers?sort=orders.amount,desc')), 400, 'BAD_REQUEST', 'orders');
   });
@@ -143,11 +147,32 @@ describe.each(vendors)('one-to-many expansion on $name', (target) => {
     expect(res.body.error.details.position).toMatchObject({ offset: 0, line: 1, column: 1 });
   });
 
+  it('a bad expandSort or expandWhere is 400 even when fields leaves the array out', async () => {
+    const bad = '/customers?expand=orders&fields=id';
+    expectError(await ws.call('GET', ws.records(`${bad}&expandSort[orders]=nope`)), 400, 'BAD_REQUEST', 'nope');
+    expectError(await ws.call('GET', ws.records(`${bad}&expandWhere[orders]=nope%20%3D%201`)), 400, 'INVALID_FORMULA');
+    expectError(await ws.call('GET', ws.records(`${bad}&expandWhere[orders]=`)), 400, 'INVALID_FORMULA');
+    const nested = '/orders?expand=customer,customer.orders&fields=id';
+    expectError(await ws.call('GET', ws.records(`${nested}&expandSort[customer.orders]=nope`)), 400, 'BAD_REQUEST', 'nope');
+    expectError(await ws.call('GET', ws.records(`${nested}&expandWhere[customer.orders]=amount`)), 400, 'INVALID_FORMULA');
+  });
+
   it('the whitelist and the maximum depth apply per hop', async () => {
     await options('customers', { expandable: ['region'] });
     expectError(await ws.call('GET', ws.records('/customers?expand=orders')), 400, 'BAD_REQUEST', 'orders');
     await options('customers', { expandable: null, maxExpandDepth: 1 });
     expectError(await ws.call('GET', ws.records('/customers?expand=orders.product')), 400, 'BAD_REQUEST', 'depth');
+  });
+
+  it('expandable and defaultExpand accept one-to-many names', async () => {
+    await options('customers', { expandable: ['orders'], defaultExpand: ['orders'] });
+    const body = await list('/customers?sort=id&size=2');
+    expect(body.meta.expandSizes).toEqual({ orders: 20 });
+    expect((body.data[0]?.orders as Row[]).map((o) => o.id)).toEqual(ordersOf(1).map((o) => o.id));
+    expectError(await ws.call('GET', ws.records('/customers?expand=region')), 400, 'BAD_REQUEST', 'region');
+    await options('customers', { expandable: null, defaultExpand: ['orders.product'] });
+    const deep = await list('/customers/1');
+    expect((deep.data as unknown as Row).orders).toBeDefined();
   });
 
   it('cursor paging carries the arrays and expandSizes', async () => {

@@ -1,0 +1,41 @@
+/**
+ * Executes an aggregate request (DESIGN §14): the page of groups and, run concurrently, the number
+ * of groups, one statement each, as the list runs its page and its count.
+ */
+import { render, type Sql } from '../sql.ts';
+import type { Database } from '../../dialects/dialect.ts';
+import { translateDbError } from '../workspace/db-errors.ts';
+import type { AggregateRequest } from './aggregate-request.ts';
+import { compileAggregate, type AggregateRow } from './compile-aggregate.ts';
+import type { ReadScope } from './plan.ts';
+import { planAggregate } from './plan-aggregate.ts';
+
+export interface AggregateMeta {
+  page: number;
+  size: number;
+  /** The number of groups. */
+  totalElements: number;
+}
+
+async function run(database: Database, fragment: Sql): Promise<Record<string, unknown>[]> {
+  return (await database.driver.query(render(fragment, database.dialect.sql))).rows;
+}
+
+async function countGroups(database: Database, count: Sql | null): Promise<number> {
+  if (count === null) return 1;
+  const rows = await run(database, count);
+  return Number(rows[0]?.total ?? 0);
+}
+
+export async function aggregateRecords(database: Database, scope: ReadScope, request: AggregateRequest): Promise<{ data: AggregateRow[]; meta: AggregateMeta }> {
+  const plan = planAggregate(scope, request);
+  const compiled = compileAggregate(plan, database.dialect);
+  try {
+    // Without groupBy the one row is page 0; a later page is past the end and reads nothing.
+    const pageRows = compiled.count === null && plan.page > 0 ? Promise.resolve([]) : run(database, compiled.page);
+    const [rows, total] = await Promise.all([pageRows, countGroups(database, compiled.count)]);
+    return { data: compiled.assemble(rows), meta: { page: plan.page, size: plan.size, totalElements: total } };
+  } catch (error) {
+    throw translateDbError(database.dialect, scope.root.entity, error);
+  }
+}
