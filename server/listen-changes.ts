@@ -8,7 +8,7 @@ import { CHANGE_CHANNEL } from '../core/workspace/change-notice.ts';
 import type { WorkspaceCache } from '../core/workspace/cache.ts';
 import { openPgListener } from '../dialects/postgres/index.ts';
 
-const LEVELS: Record<ChangeEvent, 'info' | 'warn'> = { listening: 'info', lost: 'warn', 'connect-failed': 'warn', 'bad-payload': 'warn' };
+const LEVELS: Record<ChangeEvent, 'info' | 'warn' | 'error'> = { listening: 'info', lost: 'warn', 'connect-failed': 'warn', 'bad-payload': 'warn', 'subscriber-failed': 'error' };
 
 /** Listening once the first attempt succeeds; otherwise it keeps trying while the cache checks versions. */
 export async function listenForChanges(controlUrl: string, cache: WorkspaceCache, logger: Logger): Promise<ChangeListener> {

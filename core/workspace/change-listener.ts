@@ -28,7 +28,7 @@ export interface ChangeTarget {
   setListening(listening: boolean): void;
 }
 
-export type ChangeEvent = 'listening' | 'lost' | 'connect-failed' | 'bad-payload';
+export type ChangeEvent = 'listening' | 'lost' | 'connect-failed' | 'bad-payload' | 'subscriber-failed';
 
 export interface ChangeListenerOptions {
   readonly open: OpenChangeSession;
@@ -99,7 +99,14 @@ export class ChangeListener {
     }
     this.received += 1;
     if (notice.kind === 'workspace') this.options.target.invalidate(notice.workspaceId);
-    for (const subscriber of this.subscribers) subscriber(notice);
+    for (const subscriber of this.subscribers) {
+      // Called from the connection's event: a throw here would end the process.
+      try {
+        subscriber(notice);
+      } catch (error) {
+        this.options.report?.('subscriber-failed', { error: String(error) });
+      }
+    }
   }
 
   private async connect(): Promise<void> {

@@ -73,13 +73,16 @@ describe('ChangeListener', () => {
     await listener.close();
   });
 
-  it('subscribers hear every notice, API keys included', async () => {
+  it('subscribers hear every notice, API keys included; one that throws stops neither the others nor the listener', async () => {
     const fake = fakeConnections();
     const listener = new ChangeListener({ open: fake.open, target: recordingTarget(), backoff });
     const heard: string[] = [];
+    listener.subscribe(() => {
+      throw new Error('a broken subscriber');
+    });
     listener.subscribe((notice) => void heard.push(notice.kind));
     await listener.start();
-    fake.send(`{"kind":"apiKey","id":"0123456789abcdef","workspaceId":"${WS}"}`);
+    expect(() => fake.send(`{"kind":"apiKey","id":"0123456789abcdef","workspaceId":"${WS}"}`)).not.toThrow();
     expect(heard).toEqual(['apiKey']);
     await listener.close();
   });
