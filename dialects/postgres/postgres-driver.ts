@@ -115,3 +115,36 @@ export async function openPgSession(url: string, onLost: () => void): Promise<Pg
     },
   };
 }
+
+/** How the change listener's connection shows in pg_stat_activity (operators, and the tests that cut it). */
+export const LISTENER_APPLICATION_NAME = 'wdapi change listener';
+
+/**
+ * A dedicated connection listening on `channel` (a pool would hand LISTEN to whichever client it
+ * picks, and close it when idle). `onPayload` gets each notification's payload; `onLost` runs once
+ * if the connection ends without `close`. TCP keepalive lets the kernel notice a dead peer too.
+ */
+export async function openPgListener(url: string, channel: string, handlers: { onPayload(payload: string): void; onLost(): void }): Promise<PgSession> {
+  const client = new pg.Client({ connectionString: url, application_name: LISTENER_APPLICATION_NAME, keepAlive: true, types });
+  let closing = false;
+  client.on('error', () => undefined);
+  client.once('end', () => closing || handlers.onLost());
+  client.on('notification', (message) => {
+    if (message.channel === channel) handlers.onPayload(message.payload ?? '');
+  });
+  try {
+    await client.connect();
+    await client.query(`LISTEN "${channel.replace(/"/g, '""')}"`);
+  } catch (error) {
+    closing = true;
+    await client.end().catch(() => undefined);
+    throw error;
+  }
+  return {
+    ...executorOf(client),
+    async close(): Promise<void> {
+      closing = true;
+      await client.end().catch(() => undefined);
+    },
+  };
+}
