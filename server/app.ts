@@ -1,6 +1,10 @@
 /** createApp: the Koa application with its middleware and routes, no listening. */
 import Router from '@koa/router';
 import Koa from 'koa';
+import { requestMetrics } from '../plugins/metrics/middleware.ts';
+import type { ServiceMetrics } from '../plugins/metrics/registry.ts';
+import { metricsRoutes } from '../plugins/metrics/route.ts';
+import { rateLimitMiddleware } from '../plugins/rate-limit/middleware.ts';
 import { errorMiddleware } from './middleware/errors.ts';
 import { requestLog } from './middleware/request-log.ts';
 import { corsFor, responseHeaders } from './middleware/response-headers.ts';
@@ -22,6 +26,10 @@ export interface AppOptions {
   readonly corsOrigins?: readonly string[];
   /** Trust X-Forwarded-* (TRUST_PROXY). */
   readonly trustProxy?: boolean;
+  /** GET /metrics and the request metrics; absent: neither. */
+  readonly metrics?: ServiceMetrics;
+  /** METRICS_TOKEN: the bearer token /metrics asks for; absent: /metrics is open. */
+  readonly metricsToken?: string;
 }
 
 export function createApp(services: Services, options: AppOptions = {}): Koa {
@@ -30,13 +38,16 @@ export function createApp(services: Services, options: AppOptions = {}): Koa {
   app.silent = true;
   app.use(responseHeaders(services.lifecycle));
   app.use(requestLog(services.logger));
+  if (options.metrics) app.use(requestMetrics(options.metrics));
   const cors = corsFor(options.corsOrigins ?? []);
   if (cors) app.use(cors);
   app.use(errorMiddleware());
+  if (services.rateLimiter) app.use(rateLimitMiddleware(services.rateLimiter));
   // One router holding every route: a single dispatch per request instead of one per module.
   const root = new Router();
   for (const router of [
     healthRoutes(services),
+    ...(options.metrics ? [metricsRoutes(options.metrics, options.metricsToken)] : []),
     adminRoutes(services),
     oauthRoutes(services, services.issuer),
     viewRoutes(services),

@@ -4,6 +4,7 @@
  * are never repeated in a problem.
  */
 import { IMPORT_LIMIT_BYTES } from '../core/import/index.ts';
+import { DEFAULT_KEY_PREFIX, type RateLimitOptions } from '../plugins/rate-limit/limiter.ts';
 import { DEFAULT_HTTP_LIMITS, type HttpLimits } from './http-server.ts';
 import { dataDirProblem } from './startup-checks.ts';
 
@@ -37,6 +38,10 @@ export interface Config {
   readonly controlConnectTimeoutMs: number;
   /** SIGTERM: how long /readyz answers 503 while requests are still served. */
   readonly drainMs: number;
+  /** RATE_LIMIT_PER_MINUTE, REDIS_URL, REDIS_KEY_PREFIX; undefined: no limit (the default). */
+  readonly rateLimit: RateLimitOptions | undefined;
+  /** METRICS_TOKEN: GET /metrics asks for it as a bearer token; undefined: /metrics is open. */
+  readonly metricsToken: string | undefined;
 }
 
 export type ConfigResult = { readonly ok: true; readonly config: Config } | { readonly ok: false; readonly problems: readonly string[] };
@@ -122,6 +127,24 @@ function httpLimits(reader: EnvReader): HttpLimits {
   };
 }
 
+/** A Redis key prefix: printable, no spaces, short (it precedes every key). */
+const KEY_PREFIX_PATTERN = /^[\x21-\x7e]{1,64}$/;
+
+function rateLimit(reader: EnvReader): RateLimitOptions | undefined {
+  const redisUrl = reader.url('REDIS_URL', ['redis:', 'rediss:'], 'a redis:// or rediss:// URL');
+  const keyPrefix = reader.raw('REDIS_KEY_PREFIX') ?? DEFAULT_KEY_PREFIX;
+  if (!KEY_PREFIX_PATTERN.test(keyPrefix)) reader.problem('REDIS_KEY_PREFIX', `must be 1 to 64 printable characters without spaces, got "${keyPrefix}"`);
+  if (reader.raw('RATE_LIMIT_PER_MINUTE') === undefined) return undefined;
+  const perMinute = reader.integer('RATE_LIMIT_PER_MINUTE', 0, 1, 1_000_000);
+  return { perMinute, keyPrefix, ...(redisUrl ? { redisUrl } : {}) };
+}
+
+function metricsToken(reader: EnvReader): string | undefined {
+  const value = reader.raw('METRICS_TOKEN');
+  if (value === undefined || /^[\x21-\x7e]{16,}$/.test(value)) return value;
+  return reader.problem('METRICS_TOKEN', 'must be at least 16 printable characters without spaces (e.g. $(openssl rand -hex 24))');
+}
+
 /** `writableDir` checks DATA_DIR (creating it); tests may replace it. */
 export function readConfig(env: Env, writableDir: (dir: string) => string | undefined = dataDirProblem): ConfigResult {
   const reader = new EnvReader(env);
@@ -143,6 +166,8 @@ export function readConfig(env: Env, writableDir: (dir: string) => string | unde
     http: httpLimits(reader),
     controlConnectTimeoutMs: reader.seconds('CONTROL_CONNECT_TIMEOUT_SECONDS', 10_000, 300),
     drainMs: reader.integer('SHUTDOWN_DRAIN_SECONDS', 5, 0, 300) * 1000,
+    rateLimit: rateLimit(reader),
+    metricsToken: metricsToken(reader),
   };
   const dirProblem = writableDir(config.dataDir);
   if (dirProblem) reader.problems.push(dirProblem);

@@ -56,6 +56,8 @@ try {
     corsOrigins: config.corsOrigins,
     trustProxy: config.trustProxy,
     controlConnectTimeoutMs: config.controlConnectTimeoutMs,
+    ...(config.rateLimit ? { rateLimit: config.rateLimit } : {}),
+    ...(config.metricsToken ? { metricsToken: config.metricsToken } : {}),
   });
 } catch (error) {
   if (error instanceof StartupError) fail([error.message], 1);

@@ -21,6 +21,9 @@ import { externalJwtPlugin } from '../plugins/auth/external-jwt/external-jwt-plu
 import { internalOAuthPlugin, type InternalIssuer } from '../plugins/auth/internal-oauth/internal-oauth-plugin.ts';
 import { loadSigningKey } from '../plugins/auth/internal-oauth/signing-key.ts';
 import { hashSecret, randomToken } from '../plugins/auth/shared/secrets.ts';
+import { cacheObserver, importObserver } from '../plugins/metrics/observers.ts';
+import { createServiceMetrics, type ServiceMetrics } from '../plugins/metrics/registry.ts';
+import { createRequestLimiter, observedLimiter, type RateLimitOptions, type RequestLimiter } from '../plugins/rate-limit/limiter.ts';
 import { createApp } from './app.ts';
 import { saveAdminToken, seedDemo, type DemoCredentials } from './demo.ts';
 import { createHttpServer, DEFAULT_HTTP_LIMITS, type HttpLimits } from './http-server.ts';
@@ -52,6 +55,10 @@ export interface StartOptions {
   readonly trustProxy?: boolean;
   /** How long the control database may take to answer at start. */
   readonly controlConnectTimeoutMs?: number;
+  /** RATE_LIMIT_PER_MINUTE (with REDIS_URL, REDIS_KEY_PREFIX); absent: no limit. */
+  readonly rateLimit?: RateLimitOptions;
+  /** METRICS_TOKEN: the bearer token GET /metrics asks for; absent: /metrics is open. */
+  readonly metricsToken?: string;
 }
 
 export interface RunningService {
@@ -67,6 +74,8 @@ export interface RunningService {
   readonly credentialsFile: string | undefined;
   /** Hears control-store changes made through other instances (PostgreSQL control store only). */
   readonly changes: ChangeListener | undefined;
+  /** What GET /metrics reports. */
+  readonly metrics: ServiceMetrics;
   /**
    * Stops the service. With `drainMs`, /readyz answers 503 first and requests are still served
    * for that long (a balancer takes the instance out), then it stops accepting, lets in-flight
@@ -111,8 +120,11 @@ export async function startService(options: StartOptions = {}): Promise<RunningS
   // Import jobs name this process as their owner; the lease tells whether another owner is alive.
   const importLease = controlUrl ? await advisoryLease((onLost) => openPgSession(controlUrl, onLost), store.executor) : singleProcessLease();
   const dialects = createDialectRegistry(embedded, options.dialects ?? []);
-  const workspaces = new WorkspaceCache(store, dialects);
+  const metrics = createServiceMetrics();
+  const workspaces = new WorkspaceCache(store, dialects, cacheObserver(metrics));
   const changes = controlUrl ? await listenForChanges(controlUrl, workspaces, logger) : undefined;
+  changes?.subscribe(() => metrics.changeNotices.inc());
+  const rateLimiter = limiterFor(options.rateLimit, metrics, logger);
   const admin = await adminTokenHash(store, options.adminToken);
   let listeningUrl = '';
   const issuer: InternalIssuer = { issuer: () => options.publicUrl ?? listeningUrl, key: await loadSigningKey(store) };
@@ -129,11 +141,13 @@ export async function startService(options: StartOptions = {}): Promise<RunningS
     cursorSecret: await store.cursorSecret(),
     importLease,
     lifecycle,
+    importObserver: importObserver(metrics),
+    ...(rateLimiter ? { rateLimiter } : {}),
   };
   const demo = options.demo ? await seedDemo(services, embedded, options.dataDir, admin.token) : undefined;
   const credentialsFile = keepAdminToken(options.dataDir, admin.token, options.adminToken, demo);
   const limits = { ...DEFAULT_HTTP_LIMITS, ...options.http };
-  const server = createHttpServer(createApp(services, { corsOrigins: options.corsOrigins ?? [], ...(options.trustProxy === undefined ? {} : { trustProxy: options.trustProxy }) }).callback(), limits, logger);
+  const server = createHttpServer(createApp(services, { corsOrigins: options.corsOrigins ?? [], metrics, ...(options.metricsToken ? { metricsToken: options.metricsToken } : {}), ...(options.trustProxy === undefined ? {} : { trustProxy: options.trustProxy }) }).callback(), limits, logger);
   const port = await listen(server, options.port ?? 0, options.host ?? '127.0.0.1');
   const url = `http://${options.host ?? '127.0.0.1'}:${port}`;
   listeningUrl = url;
@@ -151,6 +165,7 @@ export async function startService(options: StartOptions = {}): Promise<RunningS
       server.closeIdleConnections();
       await stopped;
       await changes?.close();
+      await rateLimiter?.close();
       await workspaces.close();
       await importLease.close();
       await controlDriver.close();
@@ -159,7 +174,7 @@ export async function startService(options: StartOptions = {}): Promise<RunningS
     })();
     return closing;
   };
-  return { url, port, services, embedded, adminToken: admin.token, demo, credentialsFile, changes, close };
+  return { url, port, services, embedded, adminToken: admin.token, demo, credentialsFile, changes, metrics, close };
 }
 
 /**
@@ -170,4 +185,9 @@ export async function startService(options: StartOptions = {}): Promise<RunningS
 function keepAdminToken(dataDir: string | undefined, token: string | undefined, given: string | undefined, demo: DemoCredentials | undefined): string | undefined {
   if (!dataDir || given) return undefined;
   return saveAdminToken(dataDir, token, demo);
+}
+
+function limiterFor(options: RateLimitOptions | undefined, metrics: ServiceMetrics, logger: Logger): RequestLimiter | undefined {
+  if (!options) return undefined;
+  return observedLimiter(createRequestLimiter(options, logger), () => metrics.rateLimitRefusals.inc());
 }

@@ -2,7 +2,7 @@
 export { IMPORT_LIMIT_BYTES, detectDelimiter } from './csv-source.ts';
 export { BATCH_SIZE } from './batches.ts';
 export { ImportJobStore, HEARTBEAT_STALE_SECONDS, type JobRecord, type SavedMapping } from './job-store.ts';
-export { optionsOfJob, prepareImport, type ImportContext, type ImportEvent, type PreparedImport } from './job.ts';
+export { optionsOfJob, prepareImport, type ImportContext, type ImportEvent, type ImportObserver, type PreparedImport } from './job.ts';
 export { readImportOptions, type ImportOptions, type ImportQuery } from './options.ts';
 export { jobBody, rejectionsCsv, reportBody } from './report.ts';
 export { checkDeletable, readNewMapping, visibleTo } from './saved-mappings.ts';

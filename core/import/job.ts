@@ -25,6 +25,11 @@ export type ImportEvent =
   | { event: 'done'; jobId: string; totalCount: number; successCount: number; failureCount: number; skippedCount: number; failedBatches: FailedBatch[] }
   | { event: 'error'; code: string; message: string };
 
+/** Told about every batch this process wrote (metrics); core knows no metrics library. */
+export interface ImportObserver {
+  batchWritten(rows: { readonly success: number; readonly failure: number; readonly skipped: number }): void;
+}
+
 export interface ImportContext {
   readonly runtime: WorkspaceRuntime;
   readonly policy: { readonly read: ReadScope['policy']; readonly write: WritePolicy };
@@ -38,6 +43,7 @@ export interface ImportContext {
   /** True once the client's connection is gone. */
   connectionLost(): boolean;
   logError(error: unknown): void;
+  readonly observer?: ImportObserver;
 }
 
 export interface PreparedImport {
@@ -216,6 +222,7 @@ class ImportRun {
   private async process(batch: Batch, emit: (event: ImportEvent) => void): Promise<void> {
     const outcome = await writeBatch(this.writer, batch);
     this.add(batch, outcome);
+    this.ctx.observer?.batchWritten({ success: outcome.successCount, failure: outcome.failureCount, skipped: outcome.skippedCount });
     const t = this.totals;
     const record = { batch: batch.batch, fromRow: batch.fromRow, toRow: batch.toRow, fingerprint: batch.fingerprint, ...(outcome.failure ? { failure: outcome.failure } : {}) };
     await this.ctx.jobs.recordBatch(this.jobId, record, outcome.rejected, outcome.problems, t);

@@ -28,6 +28,16 @@ interface CacheEntry {
   checkedAt: number;
 }
 
+/**
+ * Told whether each runtime lookup was answered from the cache (metrics); core knows no metrics
+ * library, the server plugs one in.
+ */
+export interface CacheObserver {
+  hit(): void;
+  /** The lookup went to the control store (a version check or a load). */
+  miss(): void;
+}
+
 /** Per-instance cache of workspace runtimes; their pools belong to WorkspacePools. */
 export class WorkspaceCache {
   private readonly entries = new Map<string, CacheEntry>();
@@ -46,6 +56,7 @@ export class WorkspaceCache {
     /** For reads; writes go through change(). */
     readonly store: ControlStore,
     dialects: DialectRegistry,
+    private readonly observer?: CacheObserver,
   ) {
     this.pools = new WorkspacePools(dialects);
   }
@@ -81,7 +92,11 @@ export class WorkspaceCache {
 
   async byId(id: string): Promise<WorkspaceRuntime> {
     const entry = this.entries.get(id);
-    if (entry && Date.now() - entry.checkedAt < this.recheckMs) return entry.runtime;
+    if (entry && Date.now() - entry.checkedAt < this.recheckMs) {
+      this.observer?.hit();
+      return entry.runtime;
+    }
+    this.observer?.miss();
     return this.refreshes.run(id, () => this.refresh(id));
   }
 

@@ -7,6 +7,7 @@ import type { Context } from 'koa';
 import type { WorkspaceRuntime } from '../../core/workspace/runtime.ts';
 import { authenticate, authorizeData, authorizeOwner, bearerToken } from '../../plugins/auth/authorize.ts';
 import type { Principal } from '../../plugins/auth/shared/auth-plugin.ts';
+import { chargeCredential } from '../../plugins/rate-limit/middleware.ts';
 import { policiesFor, type Policies } from '../../plugins/rls/policy.ts';
 import type { Services } from '../shared/services.ts';
 
@@ -28,6 +29,7 @@ export function requireBearer(ctx: Context): void {
 export async function principalOf(ctx: Context, services: Services, workspaceId?: string): Promise<Principal> {
   const principal = await authenticate(services.authPlugins, authorization(ctx), workspaceId);
   ctx.state.principal = principal;
+  await chargeCredential(ctx, services.rateLimiter, principal);
   return principal;
 }
 

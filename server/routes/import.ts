@@ -59,6 +59,7 @@ function importContext(ctx: Context, services: Services, access: DataAccess, vie
     refresh: () => services.workspaces.byId(view.workspaceId),
     connectionLost: () => ctx.req.destroyed && !ctx.req.complete,
     logError: (error) => services.logger.error({ err: error, requestId: ctx.state.requestId }, 'import stopped'),
+    ...(services.importObserver ? { observer: services.importObserver } : {}),
   };
 }
 

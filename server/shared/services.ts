@@ -4,8 +4,10 @@ import type { ControlStore } from '../../core/workspace/store.ts';
 import type { WorkspaceCache } from '../../core/workspace/cache.ts';
 import type { DialectRegistry } from '../../dialects/dialect.ts';
 import type { OwnerLease } from '../../core/import/owner-lease.ts';
+import type { ImportObserver } from '../../core/import/index.ts';
 import type { AuthPlugin } from '../../plugins/auth/shared/auth-plugin.ts';
 import type { InternalIssuer } from '../../plugins/auth/internal-oauth/internal-oauth-plugin.ts';
+import type { RequestLimiter } from '../../plugins/rate-limit/limiter.ts';
 
 export interface ServiceSettings {
   /** Row count above which count=estimated uses the planner's estimate. */
@@ -36,4 +38,8 @@ export interface Services {
   /** This process's instance id and who else is alive, for import jobs (absent: the only process). */
   readonly importLease?: OwnerLease;
   readonly lifecycle: Lifecycle;
+  /** RATE_LIMIT_PER_MINUTE: absent, requests are not limited. */
+  readonly rateLimiter?: RequestLimiter;
+  /** Told about every import batch written (metrics). */
+  readonly importObserver?: ImportObserver;
 }

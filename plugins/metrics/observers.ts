@@ -1,0 +1,22 @@
+/** Core's observer hooks (cache, import) fed into the service's counters. */
+import type { ImportObserver } from '../../core/import/index.ts';
+import type { CacheObserver } from '../../core/workspace/cache.ts';
+import type { ServiceMetrics } from './registry.ts';
+
+export function cacheObserver(metrics: ServiceMetrics): CacheObserver {
+  return {
+    hit: () => metrics.cacheLookups.inc({ result: 'hit' }),
+    miss: () => metrics.cacheLookups.inc({ result: 'miss' }),
+  };
+}
+
+export function importObserver(metrics: ServiceMetrics): ImportObserver {
+  return {
+    batchWritten(rows) {
+      metrics.importBatches.inc();
+      metrics.importRows.inc({ outcome: 'success' }, rows.success);
+      metrics.importRows.inc({ outcome: 'failure' }, rows.failure);
+      metrics.importRows.inc({ outcome: 'skipped' }, rows.skipped);
+    },
+  };
+}

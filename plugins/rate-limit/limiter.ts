@@ -1,0 +1,86 @@
+/**
+ * The request limiter (DESIGN §16): RATE_LIMIT_PER_MINUTE requests per key and minute, counted in
+ * Redis when REDIS_URL is set (shared by every instance) and in process memory otherwise.
+ * A Redis outage never refuses or fails a request: the limiter answers "allowed" and logs it.
+ */
+import { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { LimitDecision } from './decision.ts';
+
+export interface RateLimitOptions {
+  readonly perMinute: number;
+  /** Counters in Redis when set; otherwise in this process. */
+  readonly redisUrl?: string;
+  /** Prefix of every Redis key this service writes (REDIS_KEY_PREFIX). */
+  readonly keyPrefix?: string;
+}
+
+export interface RequestLimiter {
+  consume(key: string): Promise<LimitDecision>;
+  close(): Promise<void>;
+}
+
+export const DEFAULT_KEY_PREFIX = 'wdapi:';
+const WINDOW_SECONDS = 60;
+/** How often an ongoing store outage is logged again. */
+const OUTAGE_LOG_EVERY_MS = 10_000;
+
+function redisClient(url: string, logger: Logger): Redis {
+  // No offline queue: while Redis is away a command fails at once instead of holding the request.
+  const client = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, retryStrategy: (times) => Math.min(times * 200, 5000) });
+  let lastLogged = 0;
+  client.on('error', (error: Error) => {
+    if (Date.now() - lastLogged < OUTAGE_LOG_EVERY_MS) return;
+    lastLogged = Date.now();
+    logger.warn({ err: error.message }, 'rate limit: Redis unreachable, requests are not limited meanwhile');
+  });
+  return client;
+}
+
+function decisionOf(res: RateLimiterRes, limit: number, allowed: boolean): LimitDecision {
+  return { allowed, limit, remaining: res.remainingPoints, resetMs: res.msBeforeNext };
+}
+
+export function createRequestLimiter(options: RateLimitOptions, logger: Logger): RequestLimiter {
+  const limit = options.perMinute;
+  const keyPrefix = `${options.keyPrefix ?? DEFAULT_KEY_PREFIX}ratelimit`;
+  const client = options.redisUrl ? redisClient(options.redisUrl, logger) : undefined;
+  const store: RateLimiterAbstract = client
+    ? new RateLimiterRedis({ storeClient: client, points: limit, duration: WINDOW_SECONDS, keyPrefix, rejectIfRedisNotReady: true })
+    : new RateLimiterMemory({ points: limit, duration: WINDOW_SECONDS, keyPrefix });
+  let lastOutageLog = 0;
+  const failOpen = (error: unknown): LimitDecision => {
+    if (Date.now() - lastOutageLog >= OUTAGE_LOG_EVERY_MS) {
+      lastOutageLog = Date.now();
+      logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'rate limit: counter store failed, request allowed');
+    }
+    return { allowed: true, limit, remaining: limit, resetMs: WINDOW_SECONDS * 1000 };
+  };
+  return {
+    async consume(key) {
+      try {
+        return decisionOf(await store.consume(key), limit, true);
+      } catch (rejection) {
+        // The library rejects with a RateLimiterRes when the key is over its limit, an Error when the store failed.
+        if (rejection instanceof RateLimiterRes) return decisionOf(rejection, limit, false);
+        return failOpen(rejection);
+      }
+    },
+    async close() {
+      if (client) client.disconnect();
+    },
+  };
+}
+
+/** The same limiter, telling `onRefused` about every refusal (the metrics' refusal counter). */
+export function observedLimiter(limiter: RequestLimiter, onRefused: () => void): RequestLimiter {
+  return {
+    async consume(key) {
+      const decision = await limiter.consume(key);
+      if (!decision.allowed) onRefused();
+      return decision;
+    },
+    close: () => limiter.close(),
+  };
+}
