@@ -1,0 +1,128 @@
+/**
+ * Rate limits with counters in Redis (REDIS_URL): one limit across instances, and a Redis outage
+ * that never takes the API down (DESIGN §16). Uses the shared Redis at 127.0.0.1:6379 under a
+ * prefix of its own (deleted after), and a private redis-server it starts and kills.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { Redis } from 'ioredis';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { ADMIN_TOKEN } from '../../support/harness.ts';
+import { expectError } from '../../support/http-expect.ts';
+import { startLimited, uniquePrefix, type LimitedService } from './service.ts';
+
+const SHARED_REDIS = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const LIMIT = 5;
+const running: LimitedService[] = [];
+const prefixes: string[] = [];
+
+async function start(redisUrl: string, keyPrefix: string): Promise<LimitedService> {
+  const limited = await startLimited({ perMinute: LIMIT, redisUrl, keyPrefix });
+  running.push(limited);
+  return limited;
+}
+
+async function deleteKeys(prefix: string): Promise<void> {
+  const redis = new Redis(SHARED_REDIS);
+  try {
+    const keys = await redis.keys(`${prefix}*`);
+    if (keys.length > 0) await redis.del(...keys);
+  } finally {
+    redis.disconnect();
+  }
+}
+
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((s) => s.close()));
+});
+afterAll(async () => {
+  for (const prefix of prefixes) await deleteKeys(prefix);
+});
+
+const listOrgs = (limited: LimitedService) => limited.call('GET', '/api/admin/v1/orgs', { token: ADMIN_TOKEN });
+
+describe('counters in Redis', () => {
+  it('two instances sharing Redis share the limit: the N+1st request on the second is refused', async () => {
+    const prefix = uniquePrefix();
+    prefixes.push(prefix);
+    const [a, b] = [await start(SHARED_REDIS, prefix), await start(SHARED_REDIS, prefix)];
+    const remaining: string[] = [];
+    for (const instance of [a, a, a, b, b]) {
+      const res = await listOrgs(instance);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      remaining.push(String(res.headers.get('ratelimit-remaining')));
+    }
+    expect(remaining).toEqual(['4', '3', '2', '1', '0']);
+    const refused = await listOrgs(b);
+    expectError(refused, 429, 'RATE_LIMITED');
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    // The counter is a Redis key under the configured prefix.
+    const redis = new Redis(SHARED_REDIS);
+    try {
+      expect(await redis.keys(`${prefix}*`)).toEqual([`${prefix}ratelimit:admin`]);
+    } finally {
+      redis.disconnect();
+    }
+  });
+
+  it('Redis unreachable from the start (a closed port): every request is served and a warning is logged', async () => {
+    const limited = await start(`redis://127.0.0.1:${await closedPort()}`, uniquePrefix());
+    for (let i = 0; i < LIMIT * 2; i++) expect((await listOrgs(limited)).status).toBe(200);
+    expect(limited.logLines.some((line) => line.level === 40 && /rate limit/.test(String(line.msg)))).toBe(true);
+  });
+});
+
+describe('Redis going away', () => {
+  let server: ChildProcess | undefined;
+  afterAll(() => {
+    if (server?.exitCode === null) server.kill('SIGKILL');
+  });
+
+  it('counts while Redis is up; once it is killed requests still succeed (fail open) and the outage is logged', async () => {
+    const port = await closedPort();
+    server = await startRedis(port);
+    const limited = await start(`redis://127.0.0.1:${port}`, uniquePrefix());
+    const first = await listOrgs(limited);
+    expect(first.status).toBe(200);
+    expect(first.headers.get('ratelimit-remaining')).toBe(String(LIMIT - 1));
+    server.kill('SIGKILL');
+    await new Promise((resolve) => server?.once('exit', resolve));
+    const statuses: number[] = [];
+    for (let i = 0; i < LIMIT * 2; i++) statuses.push((await listOrgs(limited)).status);
+    expect(statuses).toEqual(Array(LIMIT * 2).fill(200));
+    expect(limited.logLines.some((line) => line.level === 40 && /rate limit/.test(String(line.msg)))).toBe(true);
+  });
+});
+
+/** A loopback port nobody listens on (taken and released). */
+function closedPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** A private, diskless redis-server on `port`, resolved once it accepts commands. */
+async function startRedis(port: number): Promise<ChildProcess> {
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  for (let attempt = 0; attempt < 100; attempt++) {
+    // A fresh client each time: one that failed to connect keeps retrying on its own.
+    const client = new Redis(port, '127.0.0.1', { lazyConnect: true, retryStrategy: () => null, maxRetriesPerRequest: 0 });
+    client.on('error', () => undefined);
+    try {
+      await client.connect();
+      if ((await client.ping()) === 'PONG') return child;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    } finally {
+      client.disconnect();
+    }
+  }
+  child.kill('SIGKILL');
+  throw new Error(`redis-server did not start on port ${port}`);
+}
