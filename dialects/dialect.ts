@@ -33,6 +33,15 @@ export interface Executor {
 /** A SELECT's rows in batches, read as the consumer pulls (DESIGN §14 "Export"). */
 export type RowBatches = AsyncIterable<Record<string, unknown>[]>;
 
+/** A connection pool's state at one moment (for the metrics). */
+export interface PoolStats {
+  /** Connections open, busy or idle. */
+  readonly total: number;
+  readonly idle: number;
+  /** Requests queued for a connection. */
+  readonly waiting: number;
+}
+
 export interface Driver extends Executor {
   /**
    * Optional: the rows of one SELECT in batches of at most `batchRows`, through a database cursor
@@ -46,6 +55,8 @@ export interface Driver extends Executor {
   /** Cheap liveness check for /readyz. */
   ping(): Promise<void>;
   close(): Promise<void>;
+  /** Optional: the pool's state, read by GET /metrics. Absent: the driver keeps no pool it can report. */
+  poolStats?(): PoolStats;
 }
 
 /** Service-level meaning of a database error. Anything unmapped is an internal error. */

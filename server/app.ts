@@ -2,6 +2,7 @@
 import Router from '@koa/router';
 import Koa from 'koa';
 import { requestMetrics } from '../plugins/metrics/middleware.ts';
+import { recordPools } from '../plugins/metrics/observers.ts';
 import type { ServiceMetrics } from '../plugins/metrics/registry.ts';
 import { metricsRoutes } from '../plugins/metrics/route.ts';
 import { rateLimitMiddleware } from '../plugins/rate-limit/middleware.ts';
@@ -38,7 +39,8 @@ export function createApp(services: Services, options: AppOptions = {}): Koa {
   app.silent = true;
   app.use(responseHeaders(services.lifecycle));
   app.use(requestLog(services.logger));
-  if (options.metrics) app.use(requestMetrics(options.metrics));
+  const metrics = options.metrics;
+  if (metrics) app.use(requestMetrics(metrics));
   const cors = corsFor(options.corsOrigins ?? []);
   if (cors) app.use(cors);
   app.use(errorMiddleware());
@@ -47,7 +49,7 @@ export function createApp(services: Services, options: AppOptions = {}): Koa {
   const root = new Router();
   for (const router of [
     healthRoutes(services),
-    ...(options.metrics ? [metricsRoutes(options.metrics, options.metricsToken)] : []),
+    ...(metrics ? [metricsRoutes(metrics, options.metricsToken, () => recordPools(metrics, services.workspaces))] : []),
     adminRoutes(services),
     oauthRoutes(services, services.issuer),
     viewRoutes(services),

@@ -7,7 +7,7 @@
  * second (DESIGN §12: changes reach every instance within one second, at once on the instance that
  * made them).
  */
-import type { Dialect, DialectRegistry, Driver } from '../../dialects/dialect.ts';
+import type { Dialect, DialectRegistry, Driver, PoolStats } from '../../dialects/dialect.ts';
 import { ApiError, notFound } from '../errors.ts';
 import { buildModel } from '../schema/build-model.ts';
 import { SingleFlight } from '../single-flight.ts';
@@ -180,6 +180,11 @@ export class WorkspaceCache {
 
   pingAll(): Promise<void> {
     return this.pools.pingAll();
+  }
+
+  /** The workspaces' pools that report their state (see WorkspacePools.stats). */
+  poolStats(): { workspace: string; stats: PoolStats }[] {
+    return this.pools.stats();
   }
 
   async close(): Promise<void> {

@@ -3,11 +3,11 @@
  * across runtime reloads while the workspace's database settings are unchanged, and closed when
  * they change or the workspace goes.
  */
-import type { Dialect, DialectRegistry, Driver } from '../../dialects/dialect.ts';
+import type { Dialect, DialectRegistry, Driver, PoolStats } from '../../dialects/dialect.ts';
 import type { WorkspaceRecord } from './types.ts';
 
 export class WorkspacePools {
-  private readonly drivers = new Map<string, { key: string; driver: Driver }>();
+  private readonly drivers = new Map<string, { key: string; driver: Driver; label: string }>();
 
   constructor(private readonly dialects: DialectRegistry) {}
 
@@ -19,7 +19,7 @@ export class WorkspacePools {
     if (existing && existing.key === key) return { dialect, driver: existing.driver };
     if (existing) await existing.driver.close().catch(() => undefined);
     const driver = await dialect.connect(workspace.database);
-    this.drivers.set(workspace.id, { key, driver });
+    this.drivers.set(workspace.id, { key, driver, label: `${workspace.orgSlug}/${workspace.slug}` });
     return { dialect, driver };
   }
 
@@ -27,6 +27,16 @@ export class WorkspacePools {
     const existing = this.drivers.get(workspaceId);
     this.drivers.delete(workspaceId);
     if (existing) await existing.driver.close().catch(() => undefined);
+  }
+
+  /** Each open pool that reports its state, named `org/workspace`. */
+  stats(): { workspace: string; stats: PoolStats }[] {
+    const reported: { workspace: string; stats: PoolStats }[] = [];
+    for (const { driver, label } of this.drivers.values()) {
+      const stats = driver.poolStats?.();
+      if (stats) reported.push({ workspace: label, stats });
+    }
+    return reported;
   }
 
   async pingAll(): Promise<void> {

@@ -61,6 +61,7 @@ export function createPgDriver(config: DatabaseConfig): Driver {
   return {
     query: executor.query,
     stream: (statement, batchRows) => cursorRows(pool, statement, batchRows),
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     async transaction<T>(work: (tx: Executor) => Promise<T>): Promise<T> {
       const client = await pool.connect();
       // A connection lost while checked out also emits 'error' (pg emits it on an unexpected end
