@@ -58,6 +58,22 @@ describe('per API key', () => {
   });
 });
 
+describe('per internal OAuth token', () => {
+  it('a token issued for a key spends that key\'s budget', async () => {
+    const grant = await limited.call('POST', '/oauth/token', { body: { grant_type: 'client_credentials', client_id: ws.keyIds[2], client_secret: ws.keys[2] }, headers: newAddress() });
+    expect(grant.status, JSON.stringify(grant.body)).toBe(200);
+    const token = String(grant.body.access_token);
+    const seen: number[] = [];
+    for (const credential of [ws.keys[2], ws.keys[2], token, token, ws.keys[2]]) {
+      const res = await limited.call('GET', `${ws.records}/1`, { token: credential, headers: newAddress() });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      seen.push(remaining(res));
+    }
+    expect(seen).toEqual([4, 3, 2, 1, 0]);
+    expectRefused(await limited.call('GET', `${ws.records}/1`, { token, headers: newAddress() }));
+  });
+});
+
 describe('per client address', () => {
   it('requests without a credential are counted per address and refused before they run', async () => {
     const address = newAddress();

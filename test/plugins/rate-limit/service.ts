@@ -1,4 +1,4 @@
-/** A service with the rate limit on, one workspace on PGlite and two API keys of it. */
+/** A service with the rate limit on, one workspace on PGlite and three API keys of it. */
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { startService, type RunningService } from '../../../server/start.ts';
@@ -34,23 +34,26 @@ export async function startLimited(rateLimit: RateLimitOptions): Promise<Limited
 
 export interface LimitedWorkspace {
   readonly db: ProvisionedDatabase;
-  readonly keys: readonly [string, string];
+  readonly keys: readonly [string, string, string];
+  readonly keyIds: readonly [string, string, string];
   readonly records: string;
 }
 
-/** Org `acme`, workspace `shop` with the fixture, two keys: four admin calls. */
+/** Org `acme`, workspace `shop` with the fixture, three keys: five admin calls. */
 export async function addWorkspace(limited: LimitedService): Promise<LimitedWorkspace> {
   const db = await pgliteTarget.provision(limited.service, true);
   const admin = (path: string, body: unknown) => limited.call('POST', path, { token: ADMIN_TOKEN, body });
   await admin('/api/admin/v1/orgs', { slug: 'acme', name: 'Acme' });
   await admin('/api/admin/v1/orgs/acme/workspaces', { slug: 'shop', name: 'Shop', database: db.database });
   const keys: string[] = [];
-  for (const name of ['one', 'two']) {
+  const keyIds: string[] = [];
+  for (const name of ['one', 'two', 'three']) {
     const res = await admin('/api/admin/v1/orgs/acme/workspaces/shop/api-keys', { name });
     if (res.status !== 201) throw new Error(`api key: ${res.status} ${JSON.stringify(res.body)}`);
     keys.push(String(res.body.data.key));
+    keyIds.push(String(res.body.data.id));
   }
-  return { db, keys: [keys[0]!, keys[1]!], records: '/api/v1/acme/shop/orders' };
+  return { db, keys: [keys[0]!, keys[1]!, keys[2]!], keyIds: [keyIds[0]!, keyIds[1]!, keyIds[2]!], records: '/api/v1/acme/shop/orders' };
 }
 
 /** A key prefix no other test uses, so counters never mix. */
