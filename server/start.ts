@@ -125,6 +125,7 @@ export async function startService(options: StartOptions = {}): Promise<RunningS
   const changes = controlUrl ? await listenForChanges(controlUrl, workspaces, logger) : undefined;
   changes?.subscribe(() => metrics.changeNotices.inc());
   const rateLimiter = limiterFor(options.rateLimit, metrics, logger);
+  await rateLimiter?.ready();
   const admin = await adminTokenHash(store, options.adminToken);
   let listeningUrl = '';
   const issuer: InternalIssuer = { issuer: () => options.publicUrl ?? listeningUrl, key: await loadSigningKey(store) };

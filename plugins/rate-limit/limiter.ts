@@ -18,11 +18,18 @@ export interface RateLimitOptions {
 
 export interface RequestLimiter {
   consume(key: string): Promise<LimitDecision>;
+  /**
+   * Settles once the counter store answered its first connection attempt, either way, or after
+   * READY_WAIT_MS: until Redis is ready requests are allowed uncounted, so a start waits a moment
+   * for it, but an outage never holds the start.
+   */
+  ready(): Promise<void>;
   close(): Promise<void>;
 }
 
 export const DEFAULT_KEY_PREFIX = 'wdapi:';
 const WINDOW_SECONDS = 60;
+const READY_WAIT_MS = 2000;
 /** How often an ongoing store outage is logged again. */
 const OUTAGE_LOG_EVERY_MS = 10_000;
 
@@ -36,6 +43,21 @@ function redisClient(url: string, logger: Logger): Redis {
     logger.warn({ err: error.message }, 'rate limit: Redis unreachable, requests are not limited meanwhile');
   });
   return client;
+}
+
+function firstAnswer(client: Redis): Promise<void> {
+  if (client.status === 'ready') return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, READY_WAIT_MS);
+    client.once('ready', done);
+    client.once('error', done);
+    function done(): void {
+      clearTimeout(timer);
+      client.off('ready', done);
+      client.off('error', done);
+      resolve();
+    }
+  });
 }
 
 function decisionOf(res: RateLimiterRes, limit: number, allowed: boolean): LimitDecision {
@@ -67,6 +89,7 @@ export function createRequestLimiter(options: RateLimitOptions, logger: Logger):
         return failOpen(rejection);
       }
     },
+    ready: () => (client ? firstAnswer(client) : Promise.resolve()),
     async close() {
       if (client) client.disconnect();
     },
@@ -81,6 +104,7 @@ export function observedLimiter(limiter: RequestLimiter, onRefused: () => void):
       if (!decision.allowed) onRefused();
       return decision;
     },
+    ready: () => limiter.ready(),
     close: () => limiter.close(),
   };
 }
