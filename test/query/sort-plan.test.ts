@@ -20,6 +20,7 @@ import type { ReadScope, ViewShape } from '../../core/query/plan.ts';
 import { compileRead } from '../../core/query/compile-read.ts';
 import { parseReadRequest } from '../../core/query/parse-request.ts';
 import { planRead } from '../../core/query/plan-read.ts';
+import { planSeek } from '../../core/query/seek.ts';
 import { OPEN_POLICY } from './fixture.ts';
 import { PLAN_TARGETS, type PlanTarget } from './plan-targets.ts';
 
@@ -92,9 +93,26 @@ for (const opener of PLAN_TARGETS) {
       return compileRead(planRead(scope, parseReadRequest({ sort, size: String(PAGE) })), target.dialect).page;
     }
 
+    /** A later cursor page: the seek after the row whose sort keys are `values` (core/query/seek.ts). */
+    function cursorPageFor(sort: string, values: readonly unknown[]) {
+      const plan = planRead(scope, parseReadRequest({ sort, size: String(PAGE) }));
+      return compileRead({ ...plan, keyset: { after: planSeek(plan.order, values) } }, target.dialect).page;
+    }
+
     it.each(['id,desc', 'id', 'seq'])('sort=%s reads one page without sorting', async (sort) => {
       const facts = await target.explain(pageFor(sort));
       expect(facts.rowsRead).toBeLessThanOrEqual(PAGE + SLACK);
+      expect(facts.sorted).toBe(false);
+    });
+
+    // The seek of a later page compares the plain keys, so the index serves it as a range.
+    it.each([
+      ['id,desc', [10_000]],
+      ['id', [10_000]],
+      ['seq', [5_000, 7_000]],
+    ] as const)('a cursor page of sort=%s after %j reads one page without sorting', async (sort, values) => {
+      const facts = await target.explain(cursorPageFor(sort, values));
+      expect(facts.rowsRead).toBeLessThanOrEqual(PAGE + 1 + SLACK);
       expect(facts.sorted).toBe(false);
     });
 
