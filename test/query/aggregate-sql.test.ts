@@ -12,7 +12,7 @@ import type { ComputedField } from '../../core/query/plan.ts';
 import { planAggregate } from '../../core/query/plan-aggregate.ts';
 import type { AggregateRequest } from '../../core/query/aggregate-request.ts';
 import { render } from '../../core/sql.ts';
-import { entity, expectSql, golden, model, ownerPolicy, scopeOf, shapeOf, VENDORS, type PerVendor } from './fixture.ts';
+import { entity, expectSql, golden, model, ownerPolicy, scopeOf, shapeOf, VENDORS, type PerVendor, type VendorName } from './fixture.ts';
 import { checkSyntax } from './syntax.ts';
 
 function aggregateRequest(overrides: Partial<AggregateRequest> = {}): AggregateRequest {
@@ -112,6 +112,13 @@ describe.each(VENDORS)('aggregates in $name SQL', (vendor) => {
   });
 });
 
+/** status is NOT NULL, note nullable; a count is never NULL. */
+const PLAIN_COUNT_ORDER: Readonly<Record<VendorName, string>> = {
+  postgres: 'ORDER BY COUNT(*) DESC, "g"."g0" ASC, "g"."g1" ASC NULLS LAST LIMIT',
+  mysql: 'ORDER BY COUNT(*) DESC, `g`.`g0` ASC, `g`.`g1` IS NULL, `g`.`g1` ASC LIMIT',
+  mssql: 'ORDER BY COUNT(*) DESC, [g].[g0] ASC, CASE WHEN [g].[g1] IS NULL THEN 1 ELSE 0 END, [g].[g1] ASC OFFSET',
+};
+
 describe.each(VENDORS)('aggregates in $name SQL, more shapes', (vendor) => {
   it('without groupBy: one statement, no GROUP BY, no paging, no count', () => {
     const compiled = compileAggregate(planAggregate(scopeOf('orders'), aggregateRequest({ metrics: [{ kind: 'count', path: null }] })), vendor.dialect);
@@ -119,6 +126,17 @@ describe.each(VENDORS)('aggregates in $name SQL, more shapes', (vendor) => {
     const { text, params } = render(compiled.page, vendor.dialect.sql);
     expect(text).not.toMatch(/GROUP BY|ORDER BY|LIMIT|FETCH/);
     expect(params).toEqual([]);
+    checkSyntax(vendor.syntax, text);
+  });
+
+  it('a count and a NOT NULL key sort plainly; a nullable key keeps its NULL ordering', () => {
+    const request = aggregateRequest({
+      groupBy: [['status'], ['note']],
+      metrics: [{ kind: 'count', path: null }],
+      sort: [{ key: { kind: 'metric', metric: { kind: 'count', path: null } }, direction: 'desc' }],
+    });
+    const { text } = render(compileAggregate(planAggregate(scopeOf('orders'), request), vendor.dialect).page, vendor.dialect.sql);
+    expect(text).toContain(PLAIN_COUNT_ORDER[vendor.name]);
     checkSyntax(vendor.syntax, text);
   });
 
