@@ -1,0 +1,73 @@
+/**
+ * Issue 16 scenario I: the 1M orders exported whole, as the database's own COPY … TO STDOUT
+ * (the floor, read by this process through pg-copy-streams) and as the service's CSV and NDJSON
+ * exports (the service alone in a child process, so its peak RSS and CPU are its own). Whole
+ * exports take turns (COPY, CSV, NDJSON, COPY, …); a format the service refuses is reported as
+ * failed and the others are still measured.
+ */
+import type pg from 'pg';
+import { readCopy, readHttpExport, type ExportRead } from './export-read.ts';
+import type { ExportResult, ExportSide } from './report16.ts';
+import { EXPORT_CONTENT_TYPES, EXPORT_ROUNDS, exportPath, type ExportFormat } from './scenarios16.ts';
+import { startServiceProcess, type ServiceProcess, type ServiceUsage } from './service-process.ts';
+
+/** The columns of the service's orders export, in its order (by id), formatted by the database. */
+const COPY_SELECT = `SELECT id, customer_id, product_id, quantity, amount, status, note, ordered_at, created_at, updated_at
+  FROM orders ORDER BY id`;
+
+export interface ExportBench {
+  readonly databaseUrl: string;
+  readonly pool: pg.Pool;
+  log(message: string): void;
+}
+
+interface Tally {
+  readonly label: string;
+  readonly reads: ExportRead[];
+  readonly usages: ServiceUsage[];
+  failure: string | null;
+}
+
+const tally = (label: string): Tally => ({ label, reads: [], usages: [], failure: null });
+
+async function exportOnce(service: ServiceProcess, format: ExportFormat, into: Tally): Promise<void> {
+  await service.mark();
+  const outcome = await readHttpExport({ url: `${service.url}${service.records(exportPath(format))}`, apiKey: service.apiKey, contentType: EXPORT_CONTENT_TYPES[format], header: format === 'csv' });
+  const usage = await service.read();
+  if ('failure' in outcome) into.failure = outcome.failure;
+  else {
+    into.reads.push(outcome.read);
+    into.usages.push(usage);
+  }
+}
+
+function side(t: Tally): ExportSide {
+  return { label: t.label, reads: t.reads, usages: t.usages, failure: t.failure };
+}
+
+const seconds = (read: ExportRead): string => `${read.rows} rows in ${read.seconds.toFixed(1)}s`;
+
+export async function runExport16(bench: ExportBench): Promise<ExportResult> {
+  const service = await startServiceProcess(bench.databaseUrl);
+  bench.log(`I: service in child process ${service.pid}`);
+  const copy = tally('COPY csv (pg-copy-streams)');
+  const csv = tally('service csv');
+  const ndjson = tally('service ndjson');
+  const formats: [ExportFormat, Tally][] = [['csv', csv], ['ndjson', ndjson]];
+  try {
+    for (let round = 1; round <= EXPORT_ROUNDS; round++) {
+      const read = await readCopy(bench.pool, COPY_SELECT);
+      copy.reads.push(read);
+      bench.log(`I round ${round}/${EXPORT_ROUNDS}: COPY ${seconds(read)}`);
+      for (const [format, t] of formats) {
+        if (t.failure) continue;
+        await exportOnce(service, format, t);
+        const last = t.reads.at(-1);
+        bench.log(`I round ${round}/${EXPORT_ROUNDS}: ${format} ${t.failure ?? (last ? seconds(last) : '')}`);
+      }
+    }
+  } finally {
+    await service.close();
+  }
+  return { floor: side(copy), csv: side(csv), ndjson: side(ndjson) };
+}
