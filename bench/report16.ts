@@ -33,6 +33,8 @@ export interface ExportResult {
   readonly floor: ExportSide;
   readonly csv: ExportSide;
   readonly ndjson: ExportSide;
+  /** How the service child ran: compiled on node, or under tsx. */
+  readonly runtime: string;
 }
 
 export interface ExportSummary {
@@ -42,6 +44,8 @@ export interface ExportSummary {
   readonly megabytes: number;
   readonly peakRssMb: number | null;
   readonly baseRssMb: number | null;
+  /** The largest growth over one export's base. */
+  readonly growthMb: number | null;
   readonly cpuSecondsPerExport: number | null;
 }
 
@@ -60,6 +64,7 @@ export function summariseExport(side: ExportSide): ExportSummary | null {
     megabytes: (side.reads[0]?.bytes ?? 0) / MB,
     peakRssMb: usage ? Math.max(...side.usages.map((u) => u.peakRss)) / MB : null,
     baseRssMb: usage ? Math.min(...side.usages.map((u) => u.baseRss)) / MB : null,
+    growthMb: usage ? Math.max(...side.usages.map((u) => u.peakRss - u.baseRss)) / MB : null,
     cpuSecondsPerExport: usage ? mean(side.usages.map((u) => u.cpuMicros)) / 1e6 : null,
   };
 }
@@ -90,14 +95,14 @@ export function judgeExport(result: ExportResult): ExportVerdict {
   return { share, pass: notes.length === 0 && !result.csv.failure, notes };
 }
 
-const HEADERS = ['side', 'rows', 'MB', 's/export', 'rows/s', '/COPY', 'peak RSS MB', 'base RSS MB', 'CPU s/export', 'verdict'];
+const HEADERS = ['side', 'rows', 'MB', 's/export', 'rows/s', '/COPY', 'peak RSS MB', 'base RSS MB', 'growth MB', 'CPU s/export', 'verdict'];
 const f1 = (x: number | null): string => (x === null || !Number.isFinite(x) ? '-' : x.toFixed(1));
 
 function rowOf(side: ExportSide, floor: ExportSummary | null, verdict: string): string[] {
   const s = summariseExport(side);
-  if (!s) return [side.label, '-', '-', '-', '-', '-', '-', '-', '-', verdict];
+  if (!s) return [side.label, '-', '-', '-', '-', '-', '-', '-', '-', '-', verdict];
   const share = floor ? percent(s.rowsPerSecond / floor.rowsPerSecond) : '-';
-  return [side.label, String(s.rows), f1(s.megabytes), f1(s.secondsPerExport), s.rowsPerSecond.toFixed(0), share, f1(s.peakRssMb), f1(s.baseRssMb), f1(s.cpuSecondsPerExport), verdict];
+  return [side.label, String(s.rows), f1(s.megabytes), f1(s.secondsPerExport), s.rowsPerSecond.toFixed(0), share, f1(s.peakRssMb), f1(s.baseRssMb), f1(s.growthMb), f1(s.cpuSecondsPerExport), verdict];
 }
 
 export function formatExport(result: ExportResult, verdict: ExportVerdict): string {
@@ -110,9 +115,10 @@ export function formatExport(result: ExportResult, verdict: ExportVerdict): stri
     rowOf(result.ndjson, floor, result.ndjson.failure ? 'failed' : ''),
   ];
   const widths = HEADERS.map((_, c) => Math.max(...rows.map((row) => (row[c] ?? '').length)));
-  const line = (row: string[]): string => row.map((cell, c) => (c === 0 || c === 9 ? cell.padEnd(widths[c] ?? 0) : cell.padStart(widths[c] ?? 0))).join('  ').trimEnd();
+  const line = (row: string[]): string => row.map((cell, c) => (c === 0 || c === 10 ? cell.padEnd(widths[c] ?? 0) : cell.padStart(widths[c] ?? 0))).join('  ').trimEnd();
   const legend = [
-    `I: export of the ${DATASET.orders} orders, ${result.floor.reads.length} whole exports per side taken in turns; the service runs alone in a child process`,
+    `I: export of the ${DATASET.orders} orders, ${result.floor.reads.length} whole exports per side taken in turns`,
+    `   the service runs alone in a child process: ${result.runtime}`,
     '   (peak RSS: kernel VmHWM reset before each export, or 10 ms samples; base RSS after a GC before the export; CPU: the child\'s user+system)',
   ];
   const notes = verdict.notes.map((n) => `I: ${n}`);

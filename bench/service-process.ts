@@ -36,7 +36,7 @@ export interface ServiceProcess {
   close(): Promise<void>;
 }
 
-const CHILD = fileURLToPath(new URL('./service-child.ts', import.meta.url));
+const TS_CHILD = fileURLToPath(new URL('./service-child.ts', import.meta.url));
 
 function nextReply(child: ChildProcess): Promise<ChildReply> {
   return new Promise((resolve, reject) => {
@@ -57,9 +57,13 @@ async function usage(child: ChildProcess, request: ChildRequest): Promise<Servic
   return message.usage;
 }
 
-/** Its own control database, so it does not disturb the bench's in-process service. */
-export async function startServiceProcess(databaseUrl: string): Promise<ServiceProcess> {
-  const child = fork(CHILD, [], { execArgv: ['--import', 'tsx', '--expose-gc'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+/**
+ * `compiled` is dist/bench/service-child.js run on plain node; without it the TypeScript source
+ * runs under tsx. Its own control database, so it does not disturb the bench's in-process service.
+ */
+export async function startServiceProcess(databaseUrl: string, compiled: string | null): Promise<ServiceProcess> {
+  const execArgv = compiled ? ['--expose-gc'] : ['--import', 'tsx', '--expose-gc'];
+  const child = fork(compiled ?? TS_CHILD, [], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const started = nextReply(child);
   child.send({ kind: 'start', databaseUrl, controlDatabase: 'wdapi_bench_export_control' } satisfies ChildRequest);
   const message = await started;
