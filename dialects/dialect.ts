@@ -30,7 +30,17 @@ export interface Executor {
   query(statement: CompiledSql): Promise<QueryResult>;
 }
 
+/** A SELECT's rows in batches, read as the consumer pulls (DESIGN §14 "Export"). */
+export type RowBatches = AsyncIterable<Record<string, unknown>[]>;
+
 export interface Driver extends Executor {
+  /**
+   * Optional: the rows of one SELECT in batches of at most `batchRows`, through a database cursor
+   * or driver stream with backpressure, so memory stays flat whatever the row count. Ending the
+   * iteration early (the consumer's `return()`, a client gone) stops the statement on the server
+   * and frees its connection. Absent: core reads keyset batches (core/query/export.ts).
+   */
+  stream?(statement: CompiledSql, batchRows: number): RowBatches;
   /** Runs `work` in one transaction on one connection; commits on success, rolls back on throw. */
   transaction<T>(work: (tx: Executor) => Promise<T>): Promise<T>;
   /** Cheap liveness check for /readyz. */

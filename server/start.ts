@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import type { Server } from 'node:http';
 import pino, { type Logger } from 'pino';
 import { WorkspaceCache } from '../core/workspace/cache.ts';
+import type { ChangeListener } from '../core/workspace/change-listener.ts';
 import { ControlStore } from '../core/workspace/store.ts';
 import type { Dialect, Driver } from '../dialects/dialect.ts';
 import { IMPORT_LIMIT_BYTES } from '../core/import/index.ts';
@@ -24,6 +25,7 @@ import { createApp } from './app.ts';
 import { saveAdminToken, seedDemo, type DemoCredentials } from './demo.ts';
 import { createHttpServer, DEFAULT_HTTP_LIMITS, type HttpLimits } from './http-server.ts';
 import type { Lifecycle, ServiceSettings, Services } from './shared/services.ts';
+import { listenForChanges } from './listen-changes.ts';
 import { reachControlStore } from './startup-checks.ts';
 
 export interface StartOptions {
@@ -63,6 +65,8 @@ export interface RunningService {
   readonly demo: DemoCredentials | undefined;
   /** The file that holds the generated admin token, when this data folder keeps one. */
   readonly credentialsFile: string | undefined;
+  /** Hears control-store changes made through other instances (PostgreSQL control store only). */
+  readonly changes: ChangeListener | undefined;
   /**
    * Stops the service. With `drainMs`, /readyz answers 503 first and requests are still served
    * for that long (a balancer takes the instance out), then it stops accepting, lets in-flight
@@ -108,6 +112,7 @@ export async function startService(options: StartOptions = {}): Promise<RunningS
   const importLease = controlUrl ? await advisoryLease((onLost) => openPgSession(controlUrl, onLost), store.executor) : singleProcessLease();
   const dialects = createDialectRegistry(embedded, options.dialects ?? []);
   const workspaces = new WorkspaceCache(store, dialects);
+  const changes = controlUrl ? await listenForChanges(controlUrl, workspaces, logger) : undefined;
   const admin = await adminTokenHash(store, options.adminToken);
   let listeningUrl = '';
   const issuer: InternalIssuer = { issuer: () => options.publicUrl ?? listeningUrl, key: await loadSigningKey(store) };
@@ -145,6 +150,7 @@ export async function startService(options: StartOptions = {}): Promise<RunningS
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       await stopped;
+      await changes?.close();
       await workspaces.close();
       await importLease.close();
       await controlDriver.close();
@@ -153,7 +159,7 @@ export async function startService(options: StartOptions = {}): Promise<RunningS
     })();
     return closing;
   };
-  return { url, port, services, embedded, adminToken: admin.token, demo, credentialsFile, close };
+  return { url, port, services, embedded, adminToken: admin.token, demo, credentialsFile, changes, close };
 }
 
 /**

@@ -252,6 +252,23 @@ describe.each(servers)('HTTP parity: $name against PGlite', (server) => {
     const withoutIds = (res: ApiResponse) => canonical(res.body, new Set([...VOLATILE, 'id']));
     expect(withoutIds(my)).toBe(withoutIds(pg));
   });
+  // ---- Export (DESIGN §14, issue 16 part 2): the same bytes / lines on every vendor ----
+  const EXPORTS = [
+    '/orders?format=csv&expand=customer.region,product&fields=id,amount,quantity,note,orderedAt,status,customer.name,customer.vip,customer.region.name,product.price&sort=amount,desc',
+    `/orders?format=csv&${where("status = 'paid' OR note IS NULL")}&fields=id,note,orderedAt`,
+    '/customers?format=csv&fields=id,name,email,vip,birthDate,regionId&filter[birthDate.isNull]=false',
+    '/orders?format=ndjson&expand=customer,product&sort=orderedAt,desc',
+    '/customers?format=ndjson&expand=orders&expandSize[orders]=2&expandSort[orders]=amount,desc',
+    '/customers?format=csv&expand=orders',
+    '/orders?format=csv&size=5',
+  ];
+
+  it.each(EXPORTS)('export GET %s', async (path) => {
+    const [my, pg] = await both('GET', path);
+    const comparable = (res: ApiResponse) => (typeof res.body === 'string' && path.includes('ndjson') ? res.body.split('\n').filter((l) => l !== '').map((l) => canonical(JSON.parse(l))) : canonical(res.body));
+    expect({ status: my.status, body: comparable(my) }, path).toEqual({ status: pg.status, body: comparable(pg) });
+  });
+  // ---- end of export ----
 });
 
 // ---- Aggregates (issue 16, part 1; DESIGN §14): begin ----------------------------------------

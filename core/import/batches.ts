@@ -17,6 +17,8 @@ export interface SourceRow {
   readonly fields: string[];
   /** Bad bytes in the record (not UTF-8, NUL): the row is rejected with this reason, never written. */
   readonly problem?: string;
+  /** Indexes of the fields written as `""` (empty strings; an empty unquoted field is null). */
+  readonly emptyQuoted?: readonly number[];
 }
 
 export interface Batch {
@@ -31,7 +33,7 @@ export interface Batch {
 
 function fingerprintOf(rows: readonly SourceRow[]): string {
   const hash = createHash('sha1');
-  for (const row of rows) hash.update(row.fields.join('\u001f')).update(row.problem ?? '').update('\u001e');
+  for (const row of rows) hash.update(row.fields.join('\u001f')).update(row.problem ?? '').update(row.emptyQuoted?.join(',') ?? '').update('\u001e');
   return hash.digest('base64');
 }
 
@@ -46,7 +48,7 @@ export async function* batchesOf(records: AsyncIterable<CsvRecord>, size = BATCH
   let row = 0;
   for await (const record of records) {
     ++row;
-    rows.push(record.problem === undefined ? { row, line: record.line, fields: record.fields } : { row, line: record.line, fields: record.fields, problem: record.problem });
+    rows.push({ ...record, row });
     if (rows.length === size) {
       yield makeBatch(++number, rows);
       rows = [];
@@ -60,13 +62,24 @@ const TRUE = new Set(['true', 't', 'yes', 'y', '1']);
 const FALSE = new Set(['false', 'f', 'no', 'n', '0']);
 
 /**
+ * An empty unquoted cell is null, as the CSV export writes a null (DESIGN §14 "Round trip"). On
+ * INSERT it is left out unless the column is nullable with a default: leaving a value out gives
+ * null in a nullable column without a default anyway, and elsewhere lets the column's default,
+ * generated key or the row policy's claim value apply (or validation report a missing value).
+ * Only a nullable column with a default would turn a left-out null into something else.
+ */
+function emptyCell(field: Field, method: ImportMethod): unknown {
+  if (method === 'UPDATE') return null;
+  return field.nullable && field.hasDefault && !field.autoIncrement ? null : undefined;
+}
+
+/**
  * A CSV cell as the value a JSON body would carry. Numbers and booleans are read from text;
  * anything unreadable is passed on as text so validation reports it with its usual message.
- * An empty cell is left out on INSERT (the column's default, null, or a generated key) and is
- * null on UPDATE (the cell was cleared).
+ * `quoted`: the cell was written `""`, an empty string rather than an empty cell.
  */
-export function cellValue(field: Field, text: string, method: ImportMethod): unknown {
-  if (text === '') return method === 'INSERT' ? undefined : null;
+export function cellValue(field: Field, text: string, method: ImportMethod, quoted = false): unknown {
+  if (text === '') return quoted ? '' : emptyCell(field, method);
   switch (field.type) {
     case 'integer':
     case 'float': {
@@ -100,7 +113,7 @@ export function cellValue(field: Field, text: string, method: ImportMethod): unk
 export function rowBody(row: SourceRow, mapping: ImportMapping, method: ImportMethod): Record<string, unknown> {
   const body: Record<string, unknown> = {};
   for (const column of mapping.columns) {
-    const value = cellValue(column.field, row.fields[column.index] ?? '', method);
+    const value = cellValue(column.field, row.fields[column.index] ?? '', method, row.emptyQuoted?.includes(column.index) ?? false);
     if (value !== undefined) body[column.field.name] = value;
   }
   return body;

@@ -23,6 +23,15 @@ const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 /** What a rejected record's stored text shows in place of a NUL or of bytes that are not UTF-8. */
 const REPLACEMENT = '\uFFFD';
 
+/** What csv-parse's `cast` hands over for a quoted empty field (a raw field is a Buffer). */
+const EMPTY_QUOTED = Symbol('empty quoted field');
+type RawField = Uint8Array | typeof EMPTY_QUOTED;
+
+/** Tells `""` from an empty unquoted field, which csv-parse otherwise gives as the same empty bytes. */
+function markEmptyQuoted(value: unknown, context: { quoting: boolean }): unknown {
+  return context.quoting && (value as Uint8Array).length === 0 ? EMPTY_QUOTED : value;
+}
+
 export interface CsvRecord {
   /** The record's text; with a `problem`, made storable (invalid bytes and NUL as U+FFFD). */
   readonly fields: string[];
@@ -30,6 +39,8 @@ export interface CsvRecord {
   readonly line: number;
   /** Why the record cannot be imported as it is (bad bytes); the caller rejects it with this reason. */
   readonly problem?: string;
+  /** Indexes of the fields written as a quoted `""`: an empty string, where an empty unquoted cell is null. */
+  readonly emptyQuoted?: readonly number[];
 }
 
 export interface CsvSource {
@@ -134,10 +145,16 @@ function waitDrain(parser: Parser): Promise<void> {
  * that is not UTF-8 is caught instead of silently becoming U+FFFD. NUL is refused too: the
  * job store (PostgreSQL text/jsonb) and most columns cannot hold it.
  */
-function decodeRecord(raw: readonly Uint8Array[]): { fields: string[]; problem?: string } {
+function decodeRecord(raw: readonly RawField[]): { fields: string[]; problem?: string; emptyQuoted?: number[] } {
   const fields: string[] = [];
+  const emptyQuoted: number[] = [];
   let problem: string | undefined;
   raw.forEach((bytes, index) => {
+    if (bytes === EMPTY_QUOTED) {
+      emptyQuoted.push(index);
+      fields.push('');
+      return;
+    }
     const buffer = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
     let text = buffer.toString('utf8');
     if (!isUtf8(buffer)) problem ??= `field ${index + 1} is not valid UTF-8; the invalid bytes are shown as U+FFFD in rejections.csv`;
@@ -147,12 +164,12 @@ function decodeRecord(raw: readonly Uint8Array[]): { fields: string[]; problem?:
     }
     fields.push(text);
   });
-  return problem === undefined ? { fields } : { fields, problem };
+  return { fields, ...(problem === undefined ? {} : { problem }), ...(emptyQuoted.length > 0 ? { emptyQuoted } : {}) };
 }
 
-function recordBytes(raw: readonly Uint8Array[]): number {
+function recordBytes(raw: readonly RawField[]): number {
   let total = 0;
-  for (const field of raw) total += field.length;
+  for (const field of raw) total += field === EMPTY_QUOTED ? 0 : field.length;
   return total;
 }
 
@@ -173,13 +190,13 @@ async function* records(parser: Parser): AsyncGenerator<CsvRecord, void, undefin
   // halves the parser's throughput: a record takes one line plus the line breaks inside its quotes.
   let line = 1;
   try {
-    for await (const raw of parser as AsyncIterable<Uint8Array[]>) {
+    for await (const raw of parser as AsyncIterable<RawField[]>) {
       // csv-parse counts a record's size only for text fields; with bytes it bounds each field alone.
       if (recordBytes(raw) > MAX_RECORD_BYTES) throw malformed({ code: 'CSV_MAX_RECORD_SIZE', lines: line });
-      const { fields, problem } = decodeRecord(raw);
+      const decoded = decodeRecord(raw);
       const start = line;
-      line += 1 + lineBreaks(fields);
-      if (!isBlank(fields)) yield problem === undefined ? { fields, line: start } : { fields, line: start, problem };
+      line += 1 + lineBreaks(decoded.fields);
+      if (!isBlank(decoded.fields) || decoded.emptyQuoted) yield { ...decoded, line: start };
     }
   } catch (error) {
     if (error instanceof ApiError) throw error;
@@ -212,6 +229,7 @@ export async function openCsv(body: AsyncIterable<Buffer>, options: CsvSourceOpt
     // so that line numbers can be counted from the records alone.
     skip_empty_lines: false,
     max_record_size: MAX_RECORD_BYTES,
+    cast: markEmptyQuoted,
   });
   parser.on('error', () => undefined);
   void feed(parser, iterator, head, sniffed.size, sniffed.ended, limit);

@@ -115,6 +115,13 @@ function counts(c: JobCounts): Sql {
   return sql`total_count = ${c.totalCount}, success_count = ${c.successCount}, failure_count = ${c.failureCount}, skipped_count = ${c.skippedCount}, batches_done = ${c.batchesDone}`;
 }
 
+/** A rejected record's field as stored: null is a field written `""` (an empty string, not an empty cell). */
+export type StoredField = string | null;
+
+function storedFields(row: SourceRow): StoredField[] {
+  return row.fields.map((field, i) => (row.emptyQuoted?.includes(i) ? null : field));
+}
+
 export class ImportJobStore {
   private constructor(private readonly db: Executor, private readonly lease: OwnerLease) {}
 
@@ -175,7 +182,7 @@ export class ImportJobStore {
     if (rejected.length > 0) {
       const byRow = new Map<number, Omit<RowProblem, 'row' | 'line'>[]>();
       for (const { row, line: _line, ...rest } of problems) byRow.set(row, [...(byRow.get(row) ?? []), rest]);
-      const values = rejected.map((r) => sql`(${jobId}::uuid, ${r.row}::integer, ${r.line}::integer, ${batch.batch}::integer, ${jsonb(r.fields)}, ${jsonb(byRow.get(r.row) ?? [])})`);
+      const values = rejected.map((r) => sql`(${jobId}::uuid, ${r.row}::integer, ${r.line}::integer, ${batch.batch}::integer, ${jsonb(storedFields(r))}, ${jsonb(byRow.get(r.row) ?? [])})`);
       parts.push(sql`r AS (INSERT INTO ${t('import_rejections')} (job_id, row_number, line, batch, raw, problems) VALUES ${join(values)})`);
     }
     await this.rows(sql`WITH ${join(parts)} UPDATE ${t('import_jobs')} SET ${counts(totals)}, heartbeat_at = now() WHERE id = ${jobId}`);
@@ -196,10 +203,10 @@ export class ImportJobStore {
   }
 
   /** Rejected rows after `afterRow`, in row order, a page at a time (rejections.csv streams them). */
-  async rejections(jobId: string, afterRow: number, limit: number): Promise<{ row: number; line: number; raw: string[]; problems: Omit<RowProblem, 'row' | 'line'>[] }[]> {
+  async rejections(jobId: string, afterRow: number, limit: number): Promise<{ row: number; line: number; raw: StoredField[]; problems: Omit<RowProblem, 'row' | 'line'>[] }[]> {
     const rows = await this.rows(sql`SELECT row_number, line, raw, problems FROM ${t('import_rejections')}
       WHERE job_id = ${jobId} AND row_number > ${afterRow} ORDER BY row_number LIMIT ${limit}`);
-    return rows.map((r) => ({ row: Number(r.row_number), line: Number(r.line), raw: r.raw as string[], problems: r.problems as Omit<RowProblem, 'row' | 'line'>[] }));
+    return rows.map((r) => ({ row: Number(r.row_number), line: Number(r.line), raw: r.raw as StoredField[], problems: r.problems as Omit<RowProblem, 'row' | 'line'>[] }));
   }
 
   // ── saved mappings ───────────────────────────────────────────────────────────

@@ -3,7 +3,7 @@
  * rejections.csv — the rejected rows with the input's own header, delimiter and columns, so that
  * the file can be fixed and imported again.
  */
-import type { FailedBatch, ImportJobStore, JobRecord } from './job-store.ts';
+import type { FailedBatch, ImportJobStore, JobRecord, StoredField } from './job-store.ts';
 import type { RowProblem } from './write-batch.ts';
 
 const PAGE = 1000;
@@ -44,9 +44,12 @@ export async function reportBody(jobs: ImportJobStore, job: JobRecord): Promise<
   return { rows, batches: await jobs.failedBatches(job.jobId) };
 }
 
-/** RFC 4180 quoting: a field with the delimiter, a quote, a line break or edge spaces is quoted. */
-export function csvLine(fields: readonly string[], delimiter: string): string {
-  return fields.map((f) => (f.includes(delimiter) || /["\r\n]/.test(f) || f !== f.trim() ? `"${f.replace(/"/g, '""')}"` : f)).join(delimiter) + '\r\n';
+/**
+ * RFC 4180 quoting: a field with the delimiter, a quote, a line break or edge spaces is quoted; a
+ * stored null (the input's `""`) is written `""` again, since an empty cell imports as null.
+ */
+export function csvLine(fields: readonly StoredField[], delimiter: string): string {
+  return fields.map((f) => (f === null ? '""' : f.includes(delimiter) || /["\r\n]/.test(f) || f !== f.trim() ? `"${f.replace(/"/g, '""')}"` : f)).join(delimiter) + '\r\n';
 }
 
 export async function* rejectionsCsv(jobs: ImportJobStore, job: JobRecord): AsyncGenerator<string> {

@@ -212,6 +212,8 @@ export interface StatementParts {
   readonly order: Sql;
   readonly assemble: RecordAssembler;
   readonly arrays: readonly ArrayColumn[];
+  /** The select list's columns in order, as the assembler reads them. */
+  readonly columns: readonly Column[];
 }
 
 export function statementParts(plan: ReadPlan, dialect: BoundDialect): StatementParts {
@@ -226,7 +228,14 @@ export function statementParts(plan: ReadPlan, dialect: BoundDialect): Statement
     order: join(plan.order.map((term) => dialect.sql.orderTerm(targetExpr(ctx, term.target), term.direction))),
     assemble: assembler(list.columns, dialect.capabilities.jsonArrivesAsText),
     arrays: list.arrays,
+    columns: list.columns,
   };
+}
+
+/** Every row of the plan in its order, unpaged: the statement an export streams (DESIGN §14). */
+export function compileUnpaged(plan: ReadPlan, dialect: BoundDialect): { statement: Sql; parts: StatementParts } {
+  const parts = statementParts(plan, dialect);
+  return { statement: sql`SELECT ${join(parts.select)} FROM ${parts.from}${parts.where} ORDER BY ${parts.order}`, parts };
 }
 
 export function compileRead(plan: ReadPlan, dialect: BoundDialect): CompiledRead {

@@ -9,7 +9,7 @@ import { parseScalar } from '../schema/coerce.ts';
 import { exactTimestamp, toWireValue } from '../schema/values.ts';
 import { cursorMismatch, openCursor, signCursor } from './cursor-token.ts';
 import { targetType } from './filter-values.ts';
-import type { OrderTerm, ReadPlan, ReadScope } from './plan.ts';
+import type { Keyset, OrderTerm, ReadPlan, ReadScope } from './plan.ts';
 import type { ReadRequest } from './request.ts';
 import { planSeek } from './seek.ts';
 
@@ -78,4 +78,13 @@ export function sortKeyAlias(i: number): string {
 export function cursorAfter(plan: ReadPlan, row: Record<string, unknown>, identity: string, secret: string): string {
   const values = plan.order.map((term, i) => cursorValue(targetType(term.target), row[sortKeyAlias(i)]));
   return signCursor(secret, identity, values);
+}
+
+/**
+ * The keyset that continues after `row` without a signed token: the export's portable reading in
+ * batches (core/query/export.ts), for drivers without a stream of their own.
+ */
+export function keysetAfter(plan: ReadPlan, row: Record<string, unknown>): Keyset {
+  const values = plan.order.map((term, i) => coerceCursorValue(term, cursorValue(targetType(term.target), row[sortKeyAlias(i)])));
+  return { after: planSeek(plan.order, values) };
 }

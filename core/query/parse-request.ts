@@ -156,3 +156,15 @@ export function parseReadRequest(query: QueryParams, spec: QuerySpec = READ_QUER
     ...parseArrays(params),
   };
 }
+
+/** The export's parameters (DESIGN §14): the list's plus `header` (the route reads `format` and `header`). */
+export const EXPORT_QUERY: QuerySpec = { ...LIST_QUERY, single: [...LIST_QUERY.single, 'header'] };
+
+const PAGING_PARAMETERS = ['page', 'size', 'paging', 'after'];
+
+/** An export streams every row: a paging parameter has no meaning there and is refused. */
+export function parseExportRequest(query: QueryParams): ReadRequest {
+  const paging = PAGING_PARAMETERS.find((name) => query[name] !== undefined);
+  if (paging) throw badRequest(`'${paging}' does not apply to an export (format=csv|ndjson or an Accept of text/csv or application/x-ndjson), which streams every row unpaged`);
+  return parseReadRequest(query, EXPORT_QUERY);
+}

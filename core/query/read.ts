@@ -84,7 +84,7 @@ async function countRows(database: Database, plan: ReadPlan, compiled: CompiledR
 }
 
 /** The page's records with their one-to-many arrays, read by one statement per array path. */
-async function assembleWithArrays(db: Executor, dialect: BoundDialect, compiled: CompiledRead, rows: Record<string, unknown>[]): Promise<JsonRecord[]> {
+export async function assembleWithArrays(db: Executor, dialect: BoundDialect, compiled: Pick<CompiledRead, 'assemble' | 'arrays'>, rows: Record<string, unknown>[]): Promise<JsonRecord[]> {
   const records = compiled.assemble(rows);
   await readArrays(db, dialect, compiled.arrays, rows, records);
   return records;

@@ -1,7 +1,11 @@
 /**
  * Per-instance cache of workspace runtimes, reloaded when the control store's version for the
- * workspace moves, checked at most once a second (DESIGN §12: changes reach every instance within
- * one second, at once on the instance that made them).
+ * workspace moves. Every change is announced (change-notice.ts) and, on a PostgreSQL control store,
+ * heard by each instance's change listener, which drops what it touched at once (DESIGN §16); the
+ * stored version is then checked only every LISTENING_RECHECK_MS as a safety net. While no listener
+ * hears changes (embedded store, or its connection is down) the version is checked at most once a
+ * second (DESIGN §12: changes reach every instance within one second, at once on the instance that
+ * made them).
  */
 import type { Dialect, DialectRegistry, Driver } from '../../dialects/dialect.ts';
 import { ApiError, notFound } from '../errors.ts';
@@ -13,6 +17,11 @@ import type { ControlStore } from './store.ts';
 import type { ViewRecord, WorkspaceRecord } from './types.ts';
 
 const RECHECK_MS = 1000;
+/**
+ * While listening, a notice drops an entry at once; the version check stays, rarely, in case a
+ * notice went astray on a connection that looked healthy (the listener's heartbeat bounds that).
+ */
+const LISTENING_RECHECK_MS = 30_000;
 
 interface CacheEntry {
   runtime: WorkspaceRuntime;
@@ -27,6 +36,9 @@ export class WorkspaceCache {
   /** View uuid → its workspace's id: a view never moves to another workspace. */
   private readonly viewHomes = new Map<string, string>();
   private readonly generations = new Map<string, number>();
+  /** Moves when everything is dropped at once (the listener came back: changes may have been missed). */
+  private epoch = 0;
+  private listening = false;
   private readonly refreshes = new SingleFlight<string, WorkspaceRuntime>();
   private readonly slugLookups = new SingleFlight<string, string>();
 
@@ -41,7 +53,7 @@ export class WorkspaceCache {
   async bySlug(orgSlug: string, wsSlug: string): Promise<WorkspaceRuntime> {
     const slugKey = `${orgSlug}/${wsSlug}`;
     const cached = this.slugs.get(slugKey);
-    if (cached && Date.now() - cached.at < RECHECK_MS) return this.byId(cached.id);
+    if (cached && Date.now() - cached.at < this.recheckMs) return this.byId(cached.id);
     const id = await this.slugLookups.run(slugKey, async () => {
       const workspace = await this.store.findWorkspace(orgSlug, wsSlug);
       if (!workspace) throw notFound(`workspace '${orgSlug}/${wsSlug}' does not exist`);
@@ -52,7 +64,7 @@ export class WorkspaceCache {
   }
 
   /**
-   * A view as its workspace's runtime knows it (as fresh as the runtime: RECHECK_MS), so that
+   * A view as its workspace's runtime knows it (as fresh as the runtime), so that
    * data routes addressed by view uuid (bulk, import) need no control-store query per request.
    * A view the runtime does not hold is looked up in the store: new, or gone.
    */
@@ -69,7 +81,7 @@ export class WorkspaceCache {
 
   async byId(id: string): Promise<WorkspaceRuntime> {
     const entry = this.entries.get(id);
-    if (entry && Date.now() - entry.checkedAt < RECHECK_MS) return entry.runtime;
+    if (entry && Date.now() - entry.checkedAt < this.recheckMs) return entry.runtime;
     return this.refreshes.run(id, () => this.refresh(id));
   }
 
@@ -92,14 +104,36 @@ export class WorkspaceCache {
     return runtime;
   }
 
-  private generation(id: string): number {
-    return this.generations.get(id) ?? 0;
+  /** Moves whenever the cached runtime of `id` is dropped, so a load that raced the drop is not kept. */
+  private generation(id: string): string {
+    return `${this.epoch}:${this.generations.get(id) ?? 0}`;
+  }
+
+  private get recheckMs(): number {
+    return this.listening ? LISTENING_RECHECK_MS : RECHECK_MS;
+  }
+
+  /**
+   * Told by the change listener whether it hears every change. Going up drops everything: what is
+   * cached may have missed changes made while nobody listened. Going down only shortens the checks.
+   */
+  setListening(listening: boolean): void {
+    this.listening = listening;
+    if (listening) this.invalidateAll();
+  }
+
+  /** Forgets every cached runtime and slug (pools stay: their settings are checked on reload). */
+  invalidateAll(): void {
+    this.epoch += 1;
+    this.entries.clear();
+    this.slugs.clear();
   }
 
   /**
    * The one way a workspace's metadata changes (DESIGN §12): `work` runs in one control-store
-   * transaction that also bumps the workspace's version once, and this instance forgets its
-   * runtime at once; other instances reload at their next version check.
+   * transaction that also bumps the workspace's version once and announces it (delivered at
+   * commit), and this instance forgets its runtime at once; other instances forget it when they
+   * hear the notice, or reload at their next version check.
    */
   async change<T>(workspaceId: string, work: (store: ControlStore) => Promise<T>): Promise<T> {
     const result = await this.store.transaction(async (tx) => {
@@ -113,7 +147,7 @@ export class WorkspaceCache {
 
   /** Forgets the cached runtime so the next request reloads it (a change, or a workspace that moved or went). */
   invalidate(id: string): void {
-    this.generations.set(id, this.generation(id) + 1);
+    this.generations.set(id, (this.generations.get(id) ?? 0) + 1);
     this.entries.delete(id);
     for (const [key, value] of this.slugs) if (value.id === id) this.slugs.delete(key);
   }

@@ -7,6 +7,7 @@ import { ApiError } from '../errors.ts';
 import { ident, join, sql, type Sql } from '../sql.ts';
 import type { Driver, Executor } from '../../dialects/dialect.ts';
 import type { DatabaseSchema } from '../schema/introspection.ts';
+import { CHANGE_CHANNEL } from './change-notice.ts';
 import { controlRows, controlTable, isUniqueViolation, isUuid, jsonb, type ControlRow } from './control-sql.ts';
 import { CONTROL_MIGRATIONS, CURSOR_SECRET_SETTING } from './migrations.ts';
 import { type ApiKeyRecord, type ColumnRecord, type EntityRecord, type IdentityProviderConfig, type RlsRuleRecord, type MigrationFlag, type OrgRecord, type ViewRecord, type WorkspaceRecord } from './types.ts';
@@ -64,6 +65,17 @@ function toColumn(row: Row): ColumnRecord {
     broken: (row.broken as string | null) ?? null,
   };
 }
+
+/**
+ * Announces each row `changed` yields (a CTE over the written rows) on the change channel, built
+ * from the row by `payload` (a jsonb expression). In the statement of the write, so inside its
+ * transaction: PostgreSQL delivers it at commit and drops it on rollback (NOTIFY, "Notes").
+ */
+function announce(changed: Sql, payload: Sql): Sql {
+  return sql`WITH changed AS (${changed}) SELECT pg_notify(${CHANGE_CHANNEL}, (${payload})::text) FROM changed`;
+}
+
+const API_KEY_NOTICE = sql`jsonb_build_object('kind', 'apiKey', 'id', changed.id, 'workspaceId', changed.workspace_id)`;
 
 const WORKSPACE_SELECT = sql`SELECT w.*, o.slug AS org_slug FROM ${t('workspaces')} w JOIN ${t('orgs')} o ON o.id = w.org_id`;
 
@@ -192,7 +204,8 @@ export class ControlStore {
    * entities, views with their columns, rules and mappings, API keys, identity provider, import jobs.
    */
   async deleteWorkspace(id: string): Promise<void> {
-    await this.rows(sql`DELETE FROM ${t('workspaces')} WHERE id = ${id}`);
+    await this.rows(announce(sql`DELETE FROM ${t('workspaces')} WHERE id = ${id} RETURNING id`,
+      sql`jsonb_build_object('kind', 'workspace', 'workspaceId', changed.id)`));
   }
 
   async findWorkspace(orgSlug: string, slug: string): Promise<WorkspaceRecord | undefined> {
@@ -210,9 +223,13 @@ export class ControlStore {
     return row ? Number(row.version) : undefined;
   }
 
-  /** Marks the workspace's metadata as changed so every instance reloads it; only WorkspaceCache.change calls it. */
+  /**
+   * Marks the workspace's metadata as changed and announces it, so every instance drops it (or
+   * reloads at its next version check); only WorkspaceCache.change calls it.
+   */
   async bumpVersion(workspaceId: string): Promise<void> {
-    await this.rows(sql`UPDATE ${t('workspaces')} SET version = version + 1 WHERE id = ${workspaceId}`);
+    await this.rows(announce(sql`UPDATE ${t('workspaces')} SET version = version + 1 WHERE id = ${workspaceId} RETURNING id, version`,
+      sql`jsonb_build_object('kind', 'workspace', 'workspaceId', changed.id, 'version', changed.version)`));
   }
 
   async saveIntrospection(workspaceId: string, schema: DatabaseSchema, hash: string): Promise<void> {
@@ -324,8 +341,8 @@ export class ControlStore {
 
   // ── API keys ─────────────────────────────────────────────────────────────────
   async insertApiKey(key: ApiKeyRecord): Promise<void> {
-    await this.rows(sql`INSERT INTO ${t('api_keys')} (id, workspace_id, name, secret_hash)
-      VALUES (${key.id}, ${key.workspaceId}, ${key.name}, ${key.secretHash})`);
+    await this.rows(announce(sql`INSERT INTO ${t('api_keys')} (id, workspace_id, name, secret_hash)
+      VALUES (${key.id}, ${key.workspaceId}, ${key.name}, ${key.secretHash}) RETURNING id, workspace_id`, API_KEY_NOTICE));
   }
 
   async findApiKey(id: string): Promise<ApiKeyRecord | undefined> {
@@ -336,7 +353,7 @@ export class ControlStore {
 
   /** Revokes a key of the workspace; false when it has no such key. */
   async deleteApiKey(workspaceId: string, id: string): Promise<boolean> {
-    const deleted = await this.rows(sql`DELETE FROM ${t('api_keys')} WHERE id = ${id} AND workspace_id = ${workspaceId} RETURNING id`);
+    const deleted = await this.rows(announce(sql`DELETE FROM ${t('api_keys')} WHERE id = ${id} AND workspace_id = ${workspaceId} RETURNING id, workspace_id`, API_KEY_NOTICE));
     return deleted.length > 0;
   }
 

@@ -15,7 +15,7 @@
  */
 import sql from 'mssql';
 import type { CompiledSql } from '../../core/sql.ts';
-import type { DatabaseConfig, Driver, Executor, QueryResult } from '../dialect.ts';
+import type { DatabaseConfig, Driver, Executor, QueryResult, RowBatches } from '../dialect.ts';
 
 type Row = Record<string, unknown>;
 
@@ -85,7 +85,11 @@ function timeText(value: Date): string {
 /** Lower-cases uniqueidentifiers and prints time columns, using the recordset's column types. */
 function normaliseRows(recordset: sql.IRecordSet<Row> | undefined): Row[] {
   if (!recordset) return [];
-  const columns = Object.values(recordset.columns ?? {});
+  return normaliseWith(recordset.columns, recordset);
+}
+
+function normaliseWith(metadata: sql.IColumnMetadata | undefined, recordset: Row[]): Row[] {
+  const columns = Object.values(metadata ?? {});
   const uuids = columns.filter((c) => c.type === sql.UniqueIdentifier).map((c) => c.name);
   const times = columns.filter((c) => c.type === sql.Time).map((c) => c.name);
   if (uuids.length === 0 && times.length === 0) return recordset;
@@ -109,6 +113,64 @@ async function run(request: sql.Request, statement: CompiledSql): Promise<QueryR
     rows: normaliseRows(result.recordset),
     affectedRows: (result.rowsAffected ?? []).reduce((sum, n) => sum + n, 0),
   };
+}
+
+/** What a streaming request has delivered so far; the generator below consumes it. */
+interface StreamState {
+  rows: Row[];
+  columns?: sql.IColumnMetadata;
+  done: boolean;
+  failure?: unknown;
+  wake?: () => void;
+}
+
+function listen(request: sql.Request, state: StreamState, batchRows: number): void {
+  const notify = (): void => {
+    const wake = state.wake;
+    state.wake = undefined;
+    wake?.();
+  };
+  request.on('recordset', (columns: sql.IColumnMetadata) => (state.columns = columns));
+  request.on('row', (row: Row) => {
+    state.rows.push(row);
+    // Backpressure: tedious stops reading the socket until the consumer takes the batch.
+    if (state.rows.length >= batchRows) request.pause();
+    notify();
+  });
+  request.on('error', (error: unknown) => {
+    state.failure ??= error;
+    notify();
+  });
+  request.on('done', () => {
+    state.done = true;
+    notify();
+  });
+}
+
+/**
+ * mssql's streaming mode (`request.stream = true`): rows arrive as events, paused at each full
+ * batch. A stream left before its end cancels the request (an attention signal to the server).
+ */
+export async function* streamRows(request: sql.Request, statement: CompiledSql, batchRows: number): RowBatches {
+  const state: StreamState = { rows: [], done: false };
+  request.stream = true;
+  bindParameters(request, statement.params);
+  listen(request, state, batchRows);
+  // The callback form: in streaming mode errors and the end come as events, never as a rejection.
+  request.query(statement.text, () => undefined);
+  try {
+    for (;;) {
+      if (state.failure !== undefined) throw state.failure;
+      if (state.rows.length >= batchRows || (state.done && state.rows.length > 0)) {
+        const batch = state.rows.splice(0, batchRows);
+        request.resume();
+        yield normaliseWith(state.columns, batch);
+      } else if (state.done) return;
+      else await new Promise<void>((resolve) => (state.wake = resolve));
+    }
+  } finally {
+    if (!state.done) request.cancel();
+  }
 }
 
 /**
@@ -144,6 +206,9 @@ export function createMssqlDriver(config: DatabaseConfig): Driver {
   return {
     async query(statement: CompiledSql): Promise<QueryResult> {
       return run((await ready()).request(), statement);
+    },
+    async *stream(statement: CompiledSql, batchRows: number): RowBatches {
+      yield* streamRows((await ready()).request(), statement, batchRows);
     },
     async transaction<T>(work: (tx: Executor) => Promise<T>): Promise<T> {
       const transaction = new sql.Transaction(await ready());

@@ -19,7 +19,7 @@
  */
 import mysql from 'mysql2/promise';
 import type { CompiledSql } from '../../core/sql.ts';
-import type { DatabaseConfig, Driver, Executor } from '../dialect.ts';
+import type { DatabaseConfig, Driver, Executor, RowBatches } from '../dialect.ts';
 import type { MysqlExecutor, MysqlQueryResult, MysqlServerInfo } from './mysql-executor.ts';
 
 export type { MysqlExecutor, MysqlQueryResult, MysqlServerInfo } from './mysql-executor.ts';
@@ -66,6 +66,36 @@ async function run(conn: PoolConnection, statement: CompiledSql): Promise<MysqlQ
     if ((error as ErrorWithErrno).errno !== ER_UNSUPPORTED_PS) throw error;
     const [raw] = await conn.query(statement.text, params);
     return toResult(raw);
+  }
+}
+
+/**
+ * mysql2's row stream of a prepared statement (the binary protocol, as `run` uses: the text
+ * protocol prints a FLOAT with 6 digits). The connection's socket is paused while the consumer
+ * holds a full batch, so the server waits. A stream left before its end is killed on the server
+ * (`KILL QUERY` from another connection) and its connection destroyed, since it still holds the
+ * rest of the result.
+ */
+async function* streamRows(conn: PoolConnection, pool: mysql.Pool, statement: CompiledSql, batchRows: number): RowBatches {
+  const core = conn.connection as unknown as { execute(options: object, values: unknown[]): { stream(options: object): AsyncIterable<Record<string, unknown>> } };
+  const rows = core.execute({ sql: statement.text }, statement.params as unknown[]).stream({ highWaterMark: batchRows });
+  let finished = false;
+  try {
+    let batch: Record<string, unknown>[] = [];
+    for await (const row of rows) {
+      batch.push(row);
+      if (batch.length < batchRows) continue;
+      yield batch;
+      batch = [];
+    }
+    if (batch.length > 0) yield batch;
+    finished = true;
+  } finally {
+    if (finished) conn.release();
+    else {
+      await pool.query('KILL QUERY ?', [conn.threadId]).catch(() => undefined);
+      conn.destroy();
+    }
   }
 }
 
@@ -147,6 +177,9 @@ export function createMysqlDriver(config: DatabaseConfig): Driver & MysqlExecuto
 
   return {
     query: (statement: CompiledSql) => withConnection((conn) => run(conn, statement)),
+    async *stream(statement: CompiledSql, batchRows: number): RowBatches {
+      yield* streamRows(await acquire(), pool, statement, batchRows);
+    },
     server,
     async transaction<T>(work: (tx: Executor) => Promise<T>): Promise<T> {
       const conn = await acquire();

@@ -1,6 +1,7 @@
 import pg from 'pg';
+import Cursor from 'pg-cursor';
 import type { CompiledSql } from '../../core/sql.ts';
-import type { DatabaseConfig, Driver, Executor, QueryResult } from '../dialect.ts';
+import type { DatabaseConfig, Driver, Executor, QueryResult, RowBatches } from '../dialect.ts';
 import { postgresTextParsers } from './postgres-types.ts';
 
 const types = {
@@ -23,6 +24,29 @@ function executorOf(client: pg.Pool | pg.ClientBase): Executor {
   };
 }
 
+/**
+ * A server-side portal read `batchRows` at a time (pg-cursor): the server produces the next batch
+ * only when asked, so a slow client holds one batch. Closing it early ends the statement.
+ */
+async function* cursorRows(pool: pg.Pool, statement: CompiledSql, batchRows: number): RowBatches {
+  const client = await pool.connect();
+  const ignore = (): void => undefined;
+  client.on('error', ignore);
+  const cursor = client.query(new Cursor<Record<string, unknown>>(statement.text, statement.params as unknown[], { types }));
+  let broken = false;
+  try {
+    for (;;) {
+      const rows = await cursor.read(batchRows);
+      if (rows.length === 0) return;
+      yield rows;
+    }
+  } finally {
+    await cursor.close().catch(() => (broken = true));
+    client.off('error', ignore);
+    client.release(broken);
+  }
+}
+
 /** A `pg` Pool against a real PostgreSQL server. Sessions run in UTC (DESIGN §4). */
 export function createPgDriver(config: DatabaseConfig): Driver {
   const pool = new pg.Pool({
@@ -36,6 +60,7 @@ export function createPgDriver(config: DatabaseConfig): Driver {
   const executor = executorOf(pool);
   return {
     query: executor.query,
+    stream: (statement, batchRows) => cursorRows(pool, statement, batchRows),
     async transaction<T>(work: (tx: Executor) => Promise<T>): Promise<T> {
       const client = await pool.connect();
       // A connection lost while checked out also emits 'error' (pg emits it on an unexpected end
@@ -82,6 +107,39 @@ export async function openPgSession(url: string, onLost: () => void): Promise<Pg
   client.on('error', () => undefined);
   client.once('end', () => closing || onLost());
   await client.connect();
+  return {
+    ...executorOf(client),
+    async close(): Promise<void> {
+      closing = true;
+      await client.end().catch(() => undefined);
+    },
+  };
+}
+
+/** How the change listener's connection shows in pg_stat_activity (operators, and the tests that cut it). */
+export const LISTENER_APPLICATION_NAME = 'wdapi change listener';
+
+/**
+ * A dedicated connection listening on `channel` (a pool would hand LISTEN to whichever client it
+ * picks, and close it when idle). `onPayload` gets each notification's payload; `onLost` runs once
+ * if the connection ends without `close`. TCP keepalive lets the kernel notice a dead peer too.
+ */
+export async function openPgListener(url: string, channel: string, handlers: { onPayload(payload: string): void; onLost(): void }): Promise<PgSession> {
+  const client = new pg.Client({ connectionString: url, application_name: LISTENER_APPLICATION_NAME, keepAlive: true, types });
+  let closing = false;
+  client.on('error', () => undefined);
+  client.once('end', () => closing || handlers.onLost());
+  client.on('notification', (message) => {
+    if (message.channel === channel) handlers.onPayload(message.payload ?? '');
+  });
+  try {
+    await client.connect();
+    await client.query(`LISTEN "${channel.replace(/"/g, '""')}"`);
+  } catch (error) {
+    closing = true;
+    await client.end().catch(() => undefined);
+    throw error;
+  }
   return {
     ...executorOf(client),
     async close(): Promise<void> {

@@ -82,7 +82,31 @@ const LIST_PARAMS: JsonSchema[] = [
     description: `A boolean formula (the computed-column formula language) ANDed with every filter, e.g. status = 'paid' OR (amount > 100 AND customer.name LIKE 'A%'); at most ${MAX_WHERE_DEPTH} levels of nesting`,
   },
   ...READ_PARAMS,
+  {
+    name: 'format', in: 'query', schema: { type: 'string', enum: ['json', 'csv', 'ndjson'], default: 'json' },
+    description: 'csv or ndjson (or Accept: text/csv / application/x-ndjson) streams every matching row unpaged as a download; page, size, paging and after are then 400',
+  },
+  { name: 'header', in: 'query', schema: { type: 'string', enum: ['api', 'display'], default: 'api' }, description: 'format=csv: header row of API field names or of display names' },
 ];
+
+/** The list's 200: a JSON page, or the whole export (DESIGN §14). */
+function listContent(name: string): JsonSchema {
+  return {
+    'application/json': { schema: { type: 'object', required: ['data', 'meta'], properties: { data: { type: 'array', items: ref(name) }, meta: ref('Meta') } } },
+    'text/csv': {
+      schema: {
+        type: 'string',
+        description: 'RFC 4180, UTF-8, CRLF; header of field names (customer.region.name for expanded many-to-one); null is an empty cell, "" an empty string; one-to-many arrays are 400. A failure after the first bytes resets the connection',
+      },
+    },
+    'application/x-ndjson': {
+      schema: {
+        type: 'string',
+        description: `One ${name} object per line, as in the JSON list (arrays included, within their expandSize); a failure after the first bytes ends with a line {"event":"error","code","message"}`,
+      },
+    },
+  };
+}
 
 function entityPaths(entity: Entity, basePath: string): Record<string, JsonSchema> {
   const name = pascalCase(entity.name);
@@ -94,7 +118,11 @@ function entityPaths(entity: Entity, basePath: string): Record<string, JsonSchem
       get: {
         operationId: `list${name}`, tags: [entity.name], parameters: LIST_PARAMS,
         responses: {
-          200: { description: 'A page of records', content: { 'application/json': { schema: { type: 'object', required: ['data', 'meta'], properties: { data: { type: 'array', items: ref(name) }, meta: ref('Meta') } } } } },
+          200: {
+            description: 'A page of records, or every matching record as a CSV or NDJSON download (format)',
+            headers: { 'Content-Disposition': { schema: { type: 'string' }, description: `Exports: attachment; filename="${entity.name}.csv" (or .ndjson)` } },
+            content: listContent(name),
+          },
           ...errorResponses([400, 401, 403, 404, 503]),
         },
       },

@@ -10,6 +10,7 @@ import { jsonBody } from '../middleware/json-body.ts';
 import type { Services } from '../shared/services.ts';
 import { dataAccess } from './context.ts';
 import { param } from './params.ts';
+import { exportFormat, listQuery, respondWithExport } from './export.ts';
 
 function params(ctx: Context): { org: string; ws: string; entity: string; id: string } {
   return { org: param(ctx, 'org'), ws: param(ctx, 'ws'), entity: param(ctx, 'entity'), id: param(ctx, 'id') };
@@ -23,8 +24,10 @@ export function recordRoutes(services: Services): Router {
   router.get('/:entity', async (ctx) => {
     const p = params(ctx);
     const { runtime, policies } = await dataAccess(ctx, services, p.org, p.ws, false);
-    const request = parseReadRequest(ctx.query as QueryParams, LIST_QUERY);
-    ctx.body = await listRecords(runtime.database, readScope(runtime, runtime.entity(p.entity).name, policies.read), request, options);
+    const scope = readScope(runtime, runtime.entity(p.entity).name, policies.read);
+    const format = exportFormat(ctx);
+    if (format) return respondWithExport(ctx, runtime, scope, format);
+    ctx.body = await listRecords(runtime.database, scope, parseReadRequest(listQuery(ctx) as QueryParams, LIST_QUERY), options);
   });
 
   // Registered before get-by-id, which would otherwise take 'aggregate' for a record id (docs/decisions.md).

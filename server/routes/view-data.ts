@@ -1,4 +1,4 @@
-/** View data query `GET /api/data/{viewSlug}`: the list endpoint read through a named view; and its aggregates. */
+/** View data query `GET /api/data/{viewSlug}`: the list endpoint read through a named view (or its export); and its aggregates. */
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import { notFound } from '../../core/errors.ts';
@@ -7,19 +7,20 @@ import type { ReadScope } from '../../core/query/plan.ts';
 import { listRecords, readScope } from '../../core/query/read.ts';
 import { aggregateRecords } from '../../core/query/aggregate.ts';
 import { parseAggregateRequest } from '../../core/query/aggregate-request.ts';
-import type { Database } from '../../dialects/dialect.ts';
+import type { WorkspaceRuntime } from '../../core/workspace/runtime.ts';
 import type { Services } from '../shared/services.ts';
 import { dataAccessById, requireBearer } from './context.ts';
 import { param } from './params.ts';
+import { exportFormat, listQuery, respondWithExport } from './export.ts';
 
-/** The view named by the path, read by the caller: its database and its scope (the view's computed columns). */
-async function viewRead(ctx: Context, services: Services): Promise<{ database: Database; scope: ReadScope }> {
+/** The view named by the path, read by the caller: its workspace runtime and its scope (the view's computed columns). */
+async function viewRead(ctx: Context, services: Services): Promise<{ runtime: WorkspaceRuntime; scope: ReadScope }> {
   requireBearer(ctx);
   const slug = param(ctx, 'viewSlug');
   const view = await services.store.findViewBySlug(slug);
   if (!view) throw notFound(`view '${slug}' does not exist`);
   const { runtime, policies } = await dataAccessById(ctx, services, view.workspaceId, false, view.uuid);
-  return { database: runtime.database, scope: readScope(runtime, view.entity, policies.read, view.uuid) };
+  return { runtime, scope: readScope(runtime, view.entity, policies.read, view.uuid) };
 }
 
 export function viewDataRoutes(services: Services): Router {
@@ -27,14 +28,15 @@ export function viewDataRoutes(services: Services): Router {
   const options = { estimateThreshold: services.settings.countEstimateThreshold, cursorSecret: services.cursorSecret };
 
   router.get('/:viewSlug', async (ctx) => {
-    const { database, scope } = await viewRead(ctx, services);
-    const request = parseReadRequest(ctx.query as QueryParams, LIST_QUERY);
-    ctx.body = await listRecords(database, scope, request, options);
+    const { runtime, scope } = await viewRead(ctx, services);
+    const format = exportFormat(ctx);
+    if (format) return respondWithExport(ctx, runtime, scope, format);
+    ctx.body = await listRecords(runtime.database, scope, parseReadRequest(listQuery(ctx) as QueryParams, LIST_QUERY), options);
   });
 
   router.get('/:viewSlug/aggregate', async (ctx) => {
-    const { database, scope } = await viewRead(ctx, services);
-    ctx.body = await aggregateRecords(database, scope, parseAggregateRequest(ctx.query as QueryParams));
+    const { runtime, scope } = await viewRead(ctx, services);
+    ctx.body = await aggregateRecords(runtime.database, scope, parseAggregateRequest(ctx.query as QueryParams));
   });
 
   return router;

@@ -1,0 +1,76 @@
+/**
+ * DESIGN §14 "Export": a client that disconnects stops the query. While the client holds the
+ * first chunk the export's statement is open on the server (backpressure holds the rest); once it
+ * goes away, no statement of the export is left running. Servers only: PGlite runs in process.
+ */
+import { request } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_TOKEN, startWorkspace, type TestWorkspace } from '../support/harness.ts';
+import { vendorsToRun } from '../support/vendors.ts';
+
+const vendors = (await vendorsToRun()).filter((v) => v.name === 'postgres' || v.name === 'mariadb');
+
+const ROWS = 40_000;
+const TABLE = 'bigexport';
+
+async function fill(ws: TestWorkspace): Promise<void> {
+  const table = ws.db.table(TABLE);
+  await ws.db.query(`CREATE TABLE ${table} (id integer PRIMARY KEY, pad varchar(400) NOT NULL)`);
+  const source = ws.vendor === 'mariadb' ? `SELECT seq, REPEAT('x', 300) FROM seq_1_to_${ROWS}` : `SELECT g, repeat('x', 300) FROM generate_series(1, ${ROWS}) g`;
+  await ws.db.query(`INSERT INTO ${table} (id, pad) ${source}`);
+  const sync = await ws.call('POST', ws.admin('/sync'), { token: ADMIN_TOKEN });
+  expect(sync.status, JSON.stringify(sync.body)).toBe(200);
+}
+
+/** Statements on the server that read the export's table, other than this look itself. */
+async function exportStatements(ws: TestWorkspace): Promise<number> {
+  const rows = ws.vendor === 'mariadb'
+    ? await ws.db.query(`SELECT COUNT(*) AS n FROM information_schema.PROCESSLIST WHERE INFO LIKE '%${TABLE}%' AND INFO NOT LIKE '%PROCESSLIST%'`)
+    : await ws.db.query(`SELECT COUNT(*) AS n FROM pg_stat_activity WHERE query LIKE '%${TABLE}%' AND query NOT LIKE '%pg_stat_activity%' AND state <> 'idle'`);
+  return Number(rows[0]?.n ?? 0);
+}
+
+async function poll(check: () => Promise<boolean>, deadlineMs: number): Promise<boolean> {
+  const end = Date.now() + deadlineMs;
+  for (;;) {
+    if (await check()) return true;
+    if (Date.now() > end) return false;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Opens the export, waits for its first chunk, and returns a function that drops the connection. */
+function openExport(ws: TestWorkspace, path: string): Promise<{ bytes: number; drop: () => void }> {
+  return new Promise((resolve, reject) => {
+    const url = new URL(`${ws.url}${path}`);
+    const req = request({ host: url.hostname, port: url.port, path: `${url.pathname}${url.search}`, headers: { authorization: `Bearer ${ws.apiKey}` } }, (res) => {
+      res.once('data', (chunk: Buffer) => {
+        res.pause();
+        resolve({ bytes: chunk.length, drop: () => req.destroy() });
+      });
+      res.on('error', () => undefined);
+    });
+    req.on('error', () => undefined);
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe.each(vendors)('export disconnect on $name', (target) => {
+  let ws: TestWorkspace;
+
+  beforeAll(async () => {
+    ws = await startWorkspace(target, { fixture: false });
+    await fill(ws);
+  }, 120_000);
+  afterAll(async () => ws?.close());
+
+  it.each(['csv', 'ndjson'])('a client that goes away after the first chunk of %s leaves no statement running', async (format) => {
+    const opened = await openExport(ws, ws.records(`/${TABLE}?format=${format}&sort=id`));
+    expect(opened.bytes).toBeGreaterThan(0);
+    // The export is held open by backpressure, not finished: its statement is still on the server.
+    expect(await poll(async () => (await exportStatements(ws)) > 0, 2000)).toBe(true);
+    opened.drop();
+    expect(await poll(async () => (await exportStatements(ws)) === 0, 5000)).toBe(true);
+  });
+});

@@ -1,0 +1,64 @@
+/**
+ * DESIGN §14 "Export": an error after the first bytes ends NDJSON with an error line and resets a
+ * CSV connection; an error before them is a plain JSON error. The writer is driven by a made-up
+ * export whose second batch fails (a real database cannot be made to fail on cue mid-stream).
+ */
+import type { AddressInfo } from 'node:net';
+import { createServer, type Server } from 'node:http';
+import Koa from 'koa';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiError } from '../../core/errors.ts';
+import type { JsonRecord } from '../../core/query/assemble.ts';
+import type { RecordExport } from '../../core/query/export.ts';
+import { sendExport, type ExportFormat } from '../../server/routes/export.ts';
+
+async function* failing(failAt: number): AsyncGenerator<JsonRecord[], void, undefined> {
+  for (let i = 0; ; i++) {
+    if (i === failAt) throw new ApiError('BAD_REQUEST', 'division by zero in where');
+    yield [{ id: i, name: `row ${i}` }];
+  }
+}
+
+function fakeExport(failAt: number): RecordExport {
+  return { entity: 'things', columns: [{ path: [], key: 'id', type: 'integer', entity: 'things' }, { path: [], key: 'name', type: 'text', entity: 'things' }], batches: failing(failAt) };
+}
+
+describe('export errors', () => {
+  let server: Server;
+  let url: string;
+
+  beforeAll(async () => {
+    const app = new Koa();
+    app.silent = true;
+    app.use(async (ctx) => {
+      try {
+        await sendExport(ctx, fakeExport(Number(ctx.query.failAt)), { format: ctx.query.format as ExportFormat, header: ['id', 'name'] });
+      } catch (error) {
+        ctx.status = 400;
+        ctx.body = { error: { code: (error as ApiError).code } };
+      }
+    });
+    server = createServer(app.callback());
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it('NDJSON ends with a final error line after the rows already sent', async () => {
+    const response = await fetch(`${url}/?format=ndjson&failAt=2`);
+    expect(response.status).toBe(200);
+    const lines = (await response.text()).split('\n').filter((l) => l !== '').map((l) => JSON.parse(l));
+    expect(lines).toEqual([{ id: 0, name: 'row 0' }, { id: 1, name: 'row 1' }, { event: 'error', code: 'BAD_REQUEST', message: 'division by zero in where' }]);
+  });
+
+  it('CSV resets the connection: the client never gets a whole-looking file', async () => {
+    const response = await fetch(`${url}/?format=csv&failAt=2`);
+    expect(response.status).toBe(200);
+    await expect(response.text()).rejects.toThrow();
+  });
+
+  it('an error in the first batch is an ordinary error response', async () => {
+    const response = await fetch(`${url}/?format=csv&failAt=0`);
+    expect(response.status).toBe(400);
+  });
+});
