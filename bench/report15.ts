@@ -15,8 +15,9 @@ export const TARGETS_15: Record<Group15, Targets15> = {
   G: { minShare: 0.9 },
 };
 
-export interface Result15 {
-  readonly id: Group15;
+/** A subject against its floor; issue 16's aggregate scenario (H) is printed the same way. */
+export interface Comparison<Id extends string = string> {
+  readonly id: Id;
   readonly label: string;
   readonly subjectLabel: string;
   /** null when the subject could not be measured (see failure). */
@@ -28,6 +29,8 @@ export interface Result15 {
   readonly failure: string | null;
 }
 
+export type Result15 = Comparison<Group15>;
+
 export interface Verdict15 {
   readonly share: number | null;
   readonly p99Ratio: number | null;
@@ -38,7 +41,10 @@ export interface Verdict15 {
 const percent = (x: number): string => `${Math.round(x * 100)}%`;
 
 export function judge15(result: Result15): Verdict15 {
-  const targets = TARGETS_15[result.id];
+  return judgeComparison(result, TARGETS_15[result.id]);
+}
+
+export function judgeComparison(result: Comparison, targets: Targets15): Verdict15 {
   if (!result.subject) return { share: null, p99Ratio: null, pass: false, notes: [result.failure ?? 'not measured'] };
   const share = result.subject.rps / result.floor.rps;
   const p99Ratio = result.subject.p99 / result.floor.p99;
@@ -60,8 +66,7 @@ function sideRow(id: string, side: SideResult, floor: SideResult, verdict: strin
   return [id, side.label, f1(side.rps), f2(side.p50), f2(side.p99), side.cpuMicros.toFixed(0), percent(side.rps / floor.rps), `${f2(side.p99 / floor.p99)}x`, verdict];
 }
 
-function rowsOf(result: Result15, verdict: Verdict15): string[][] {
-  const target = TARGETS_15[result.id];
+function rowsOf(result: Comparison, target: Targets15, verdict: Verdict15): string[][] {
   const goal = `>= ${percent(target.minShare)}${target.maxP99Ratio ? `, p99 <= ${target.maxP99Ratio}x` : ''}`;
   const subject = result.subject
     ? sideRow(result.id, result.subject, result.floor, `${verdict.pass ? 'PASS' : 'FAIL'} (${goal})`)
@@ -70,11 +75,15 @@ function rowsOf(result: Result15, verdict: Verdict15): string[][] {
 }
 
 export function formatTable15(results: readonly Result15[], verdicts: readonly Verdict15[]): string {
-  const rows = [HEADERS, ...results.flatMap((r, i) => rowsOf(r, verdicts[i] as Verdict15))];
+  return formatComparisons('Issue 15', results, (id) => TARGETS_15[id], verdicts);
+}
+
+export function formatComparisons<Id extends string>(title: string, results: readonly Comparison<Id>[], targetsOf: (id: Id) => Targets15, verdicts: readonly Verdict15[]): string {
+  const rows = [HEADERS, ...results.flatMap((r, i) => rowsOf(r, targetsOf(r.id), verdicts[i] as Verdict15))];
   const widths = HEADERS.map((_, c) => Math.max(...rows.map((row) => (row[c] ?? '').length)));
   const line = (row: string[]): string => row.map((cell, c) => (c < 2 || c === 8 ? cell.padEnd(widths[c] ?? 0) : cell.padStart(widths[c] ?? 0))).join('  ').trimEnd();
   const rule = widths.map((w) => '-'.repeat(w)).join('  ');
   const legend = results.map((r) => `${r.id}: ${r.label}`);
   const notes = results.flatMap((r, i) => (verdicts[i] as Verdict15).notes.map((n) => `${r.id}: ${n}`));
-  return ['Issue 15', ...legend, '', line(rows[0] as string[]), rule, ...rows.slice(1).map(line), ...(notes.length ? ['', ...notes] : [])].join('\n');
+  return [title, ...legend, '', line(rows[0] as string[]), rule, ...rows.slice(1).map(line), ...(notes.length ? ['', ...notes] : [])].join('\n');
 }

@@ -1,12 +1,13 @@
 /**
  * Benchmarks: issue 2 (the service against two floors on the same data set in the same run),
  * issue 15 (E one-to-many expansion, F far cursor page, G where; bench/issue15.ts), formula
- * compile, and issue 5 (CSV import and bulk insert, bench/import.ts).
+ * compile, issue 16 (H aggregate, I export; bench/issue16.ts) and issue 5 (CSV import and bulk
+ * insert, bench/import.ts).
  *
- *   npm run bench -- [--only A,B,E,F,G,15,formula,import] [--duration 15] [--warmup 3] [--rounds 3] [--fresh]
+ *   npm run bench -- [--only A,B,E,F,G,15,H,I,16,formula,import] [--duration 15] [--warmup 3] [--rounds 3] [--fresh]
  *
  * `--duration` is the measured time per target and scenario, split into `--rounds` interleaved
- * rounds. Env: BENCH_DURATION, BENCH_WARMUP (seconds), BENCH_ROUNDS, BENCH_CONNECTIONS
+ * rounds (scenario I instead takes 3 whole exports per side). Env: BENCH_DURATION, BENCH_WARMUP (seconds), BENCH_ROUNDS, BENCH_CONNECTIONS
  * (default 10), PG_URL (admin connection, default postgres://postgres@127.0.0.1:5432/test).
  * Prints a table and writes bench/results/latest.json. Figures only: nothing here asserts on timing.
  */
@@ -20,11 +21,14 @@ import { sqlWork } from './floor-pg.ts';
 import { httpSide, measureSides, sqlSide } from './compare.ts';
 import { benchImport, formatImport, type ImportBenchResult } from './import.ts';
 import { runIssue15 } from './issue15.ts';
+import { runIssue16, type Results16 } from './issue16.ts';
 import { captureFloorSql, createFloorPool, type FloorSql } from './floor-sql.ts';
 import { formatTable, judge, TARGETS, writeResults, type ScenarioResult } from './report.ts';
 import { formatTable15, judge15, TARGETS_15 } from './report15.ts';
+import { formatExport, formatH, judgeExport, judgeH, summariseExport, TARGETS_16 } from './report16.ts';
 import { CAPTURE_ID, selectScenarios, type Scenario } from './scenarios.ts';
 import { selectGroups15, type Group15 } from './scenarios15.ts';
+import { selectGroups16, type Group16 } from './scenarios16.ts';
 import { startBenchService, type BenchService } from './service.ts';
 import { send } from './capture-sql.ts';
 
@@ -126,8 +130,9 @@ async function main(): Promise<void> {
   const config = readConfig();
   const scenarios = selectScenarios(config.only);
   const groups15 = selectGroups15(config.only);
+  const groups16 = selectGroups16(config.only);
   const formulaCompile = wants(config, /^formula$/i) ? await runFormulaCompile() : null;
-  const served = scenarios.length + groups15.length > 0 ? await runScenarios(config, scenarios, groups15) : null;
+  const served = scenarios.length + groups15.length + groups16.length > 0 ? await runScenarios(config, scenarios, groups15, groups16) : null;
   let imported: ImportBenchResult | null = null;
   if (wants(config, /^(import|bulk)$/i)) {
     log('import and bulk (issue 5): 1M-row CSV import, then 1000-row bulk requests');
@@ -135,6 +140,8 @@ async function main(): Promise<void> {
   }
   if (served?.results.length) process.stdout.write(`\n${formatTable(served.results, served.verdicts)}\n`);
   if (served?.issue15.length) process.stdout.write(`\n${formatTable15(served.issue15, served.issue15.map(judge15))}\n`);
+  if (served?.issue16.H) process.stdout.write(`\n${formatH(served.issue16.H, judgeH(served.issue16.H))}\n`);
+  if (served?.issue16.I) process.stdout.write(`\n${formatExport(served.issue16.I, judgeExport(served.issue16.I))}\n`);
   if (formulaCompile !== null) process.stdout.write(`\nformula-compile: ${JSON.stringify(formulaCompile)}\n`);
   if (imported) process.stdout.write(`\n${formatImport(imported)}\n`);
   const file = fileURLToPath(new URL('./results/latest.json', import.meta.url));
@@ -142,19 +149,28 @@ async function main(): Promise<void> {
     at: new Date().toISOString(),
     node: process.version,
     config: { duration: config.duration, warmup: config.warmup, rounds: config.rounds, connections: config.connections, dataset: DATASET },
-    targets: { ...TARGETS, issue15: TARGETS_15 },
+    targets: { ...TARGETS, issue15: TARGETS_15, issue16: TARGETS_16 },
     sql: served?.sql ?? null,
     results: served?.results.map((r, i) => ({ scenario: r.scenario, service: r.service, koa: r.koa, rawPg: r.rawPg, verdict: served.verdicts[i] })) ?? [],
     issue15: served?.issue15.map((r) => ({ ...r, verdict: judge15(r) })) ?? [],
+    issue16: served ? issue16Json(served.issue16) : null,
     formulaCompile,
     import: imported,
   });
   log(`results written to ${file}`);
 }
 
-/** Issue 2's and issue 15's scenarios: the service, the Koa floor and raw pg on the same data set. */
-async function runScenarios(config: Config, scenarios: readonly Scenario[], groups15: readonly Group15[]) {
-  log(`scenarios ${[...scenarios.map((s) => s.id), ...groups15].join(', ')}; ${config.warmup}s warm-up + ${config.duration}s each in ${config.rounds} rounds, ${config.connections} connections`);
+function issue16Json(results: Results16): unknown {
+  const { H, I } = results;
+  return {
+    H: H ? { ...H, verdict: judgeH(H) } : null,
+    I: I ? { ...I, summary: { floor: summariseExport(I.floor), csv: summariseExport(I.csv), ndjson: summariseExport(I.ndjson) }, verdict: judgeExport(I) } : null,
+  };
+}
+
+/** Issue 2's, 15's and 16's scenarios: the service, the Koa floor and raw pg on the same data set. */
+async function runScenarios(config: Config, scenarios: readonly Scenario[], groups15: readonly Group15[], groups16: readonly Group16[]) {
+  log(`scenarios ${[...scenarios.map((s) => s.id), ...groups15, ...groups16].join(', ')}; ${config.warmup}s warm-up + ${config.duration}s each in ${config.rounds} rounds, ${config.connections} connections`);
   const db = await prepareDataset(config.adminUrl, config.database, config.fresh);
   log(`database ${db.name} ${db.rebuilt ? 'built' : 'reused'} (${DATASET.regions} regions, ${DATASET.customers} customers, ${DATASET.orders} orders)`);
   const service = await startBenchService(db.url);
@@ -166,10 +182,12 @@ async function runScenarios(config: Config, scenarios: readonly Scenario[], grou
     for (const scenario of scenarios) await checkSameJson(service, floor, scenario);
     const results: ScenarioResult[] = [];
     for (const scenario of scenarios) results.push(await measureScenario(config, service, floor, pool, sql, scenario));
-    // The orders D created (newest ids, status 'new') would lie in front of every newest-first page that follows.
-    if (scenarios.some((s) => s.id === 'D')) await removeCreatedOrders(db.url);
+    // The orders D created (newest ids, status 'new') would lie in front of every newest-first page that
+    // follows, and be exported by I; captureFloorSql creates one even when D is not measured.
+    await removeCreatedOrders(db.url);
     const issue15 = await runIssue15({ service, floor, pool, connections: config.connections, timing: config, log }, groups15);
-    return { sql, results, verdicts: results.map((r) => judge(r, results)), issue15 };
+    const issue16 = await runIssue16({ databaseUrl: db.url, service, floor, pool, connections: config.connections, timing: config, log }, groups16);
+    return { sql, results, verdicts: results.map((r) => judge(r, results)), issue15, issue16 };
   } finally {
     await floor?.close();
     await pool.end();

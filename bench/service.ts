@@ -26,9 +26,10 @@ async function adminPost(url: string, path: string, body: unknown): Promise<Reco
   return parsed;
 }
 
-export async function startBenchService(databaseUrl: string): Promise<BenchService> {
+/** `controlDatabase` apart from the default lets a second service (in a child process) run beside the first. */
+export async function startBenchService(databaseUrl: string, controlDatabase = 'wdapi_bench_control'): Promise<BenchService> {
   const adminUrl = process.env.PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-  const controlDatabaseUrl = await freshControlDatabase(adminUrl, 'wdapi_bench_control');
+  const controlDatabaseUrl = await freshControlDatabase(adminUrl, controlDatabase);
   const service = await startService({ adminToken: ADMIN_TOKEN, logger: pino({ level: 'silent' }), controlDatabaseUrl });
   try {
     await adminPost(service.url, '/api/admin/v1/orgs', { slug: ORG, name: ORG });

@@ -159,9 +159,12 @@ export interface SqlSpelling extends SqlRenderer {
 
   /**
    * One ORDER BY term. NULLs must sort last ascending and first descending on every vendor.
-   * Default `NULLS LAST` / `NULLS FIRST` (SQL:2003).
+   * `nullable` false promises that `expr` is never NULL (a root column declared NOT NULL, every
+   * primary key): then the term must be the plain `expr ASC` / `expr DESC`, the form every
+   * vendor serves from an index (issue 19). Default for a nullable term `NULLS LAST` /
+   * `NULLS FIRST` (SQL:2003).
    */
-  orderTerm(expr: Sql, direction: 'asc' | 'desc'): Sql;
+  orderTerm(expr: Sql, direction: 'asc' | 'desc', nullable: boolean): Sql;
 
   /**
    * `expr LIKE pattern` with `\` as the escape character; case-insensitive when asked,

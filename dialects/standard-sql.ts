@@ -2,7 +2,7 @@
  * Standard SQL spellings: the defaults of every `SqlSpelling` member a vendor may leave out.
  * PostgreSQL takes all of them; MySQL and SQL Server override the few they spell differently.
  */
-import { ident, raw, render, sql, type SqlRenderer } from '../core/sql.ts';
+import { ident, raw, render, sql, type Sql, type SqlRenderer } from '../core/sql.ts';
 import type { ColumnType } from '../core/schema/introspection.ts';
 import type { Executor, SqlSpelling } from './dialect.ts';
 
@@ -17,12 +17,23 @@ function standardEncodeValue(type: ColumnType, value: unknown): unknown {
   return value;
 }
 
+/** `expr ASC` / `expr DESC`: the whole term when `expr` is never NULL, whatever the vendor. */
+export function plainOrderTerm(expr: Sql, direction: 'asc' | 'desc'): Sql {
+  return direction === 'asc' ? sql`${expr} ASC` : sql`${expr} DESC`;
+}
+
+/** NULLS LAST ascending, NULLS FIRST descending (SQL:2003); nothing to add for a NOT NULL term. */
+function standardOrderTerm(expr: Sql, direction: 'asc' | 'desc', nullable: boolean): Sql {
+  if (!nullable) return plainOrderTerm(expr, direction);
+  return direction === 'asc' ? sql`${expr} ASC NULLS LAST` : sql`${expr} DESC NULLS FIRST`;
+}
+
 /** Every member of `SqlSpelling`: the vendor's own where given, standard SQL otherwise. */
 export function standardSpelling(own: OwnSpelling & Partial<SqlSpelling>): SqlSpelling {
   const spelling: SqlSpelling = {
     tableRef: (schema, table) => (schema ? ident(schema, table) : ident(table)),
     paginate: (limit, offset) => sql` LIMIT ${limit} OFFSET ${offset}`,
-    orderTerm: (expr, direction) => (direction === 'asc' ? sql`${expr} ASC NULLS LAST` : sql`${expr} DESC NULLS FIRST`),
+    orderTerm: standardOrderTerm,
     encodeValue: standardEncodeValue,
     exactText: (expr) => expr,
     updateStatement: (table, alias, assignments, where) => sql`UPDATE ${table} AS ${ident(alias)} SET ${assignments} WHERE ${where}`,

@@ -14,7 +14,7 @@ import type { BoundDialect } from '../../dialects/dialect.ts';
 import type { ColumnType } from '../schema/introspection.ts';
 import { toWireValue } from '../schema/values.ts';
 import { conjunction, fromTables, targetExpr, type CompileContext } from './compile-read.ts';
-import { targetType } from './filter-values.ts';
+import { canBeNull, targetType } from './filter-values.ts';
 import { ROOT_ALIAS } from './joins.ts';
 import type { AggregateOrderTerm, AggregatePlan, MetricPlan } from './plan-aggregate.ts';
 
@@ -68,12 +68,26 @@ function metricSql(dialect: BoundDialect, metric: MetricPlan, i: number): Sql {
   }
 }
 
+/**
+ * Whether a sorted-by group key or metric can be NULL: a group key as its target can; a count
+ * never is; sum, avg, min and max are NULL when every value of the group is.
+ */
+function orderedCanBeNull(plan: AggregatePlan, term: AggregateOrderTerm): boolean {
+  const { kind, index } = term.ref;
+  if (kind === 'group') {
+    const group = plan.groups[index];
+    return group ? canBeNull(group.target) : true;
+  }
+  const metric = plan.metrics[index];
+  return !(metric?.kind === 'count' || metric?.kind === 'countDistinct');
+}
+
 function orderSql(dialect: BoundDialect, plan: AggregatePlan, term: AggregateOrderTerm): Sql {
   const { kind, index } = term.ref;
   const metric = plan.metrics[index];
   // An aggregate is repeated rather than named by its alias: T-SQL takes no alias inside an ORDER BY expression.
   const expr = kind === 'group' || !metric ? column(groupAlias(index)) : metricSql(dialect, metric, index);
-  return dialect.sql.orderTerm(expr, term.direction);
+  return dialect.sql.orderTerm(expr, term.direction, orderedCanBeNull(plan, term));
 }
 
 /** The wire type of each metric's value (DESIGN §4): counts and integer sums as numbers, avg a double. */

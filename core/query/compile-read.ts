@@ -4,7 +4,7 @@ import type { BoundDialect } from '../../dialects/dialect.ts';
 import type { Entity } from '../schema/model.ts';
 import { ROOT_ALIAS } from './joins.ts';
 import type { ArrayNode, ExistsPlan, JoinNode, OutputNode, Predicate, ReadPlan, Target } from './plan.ts';
-import { targetType } from './filter-values.ts';
+import { canBeNull, targetType } from './filter-values.ts';
 import { assembler, type Column, type RecordAssembler } from './assemble.ts';
 import { sortKeyAlias } from './cursor.ts';
 
@@ -225,7 +225,7 @@ export function statementParts(plan: ReadPlan, dialect: BoundDialect): Statement
     select: list.exprs,
     from: fromSql(ctx, plan),
     where: whereSql(ctx, plan),
-    order: join(plan.order.map((term) => dialect.sql.orderTerm(targetExpr(ctx, term.target), term.direction))),
+    order: join(plan.order.map((term) => dialect.sql.orderTerm(targetExpr(ctx, term.target), term.direction, canBeNull(term.target)))),
     assemble: assembler(list.columns, dialect.capabilities.jsonArrivesAsText),
     arrays: list.arrays,
     columns: list.columns,

@@ -28,6 +28,14 @@ export function targetType(target: Target): ColumnType {
   return target.kind === 'field' ? target.field.type : COLUMN_TYPE_OF_VALUE[target.computed.valueType];
 }
 
+/**
+ * A root column declared NOT NULL cannot be NULL; a related value can (the LEFT JOIN may find no
+ * row), and so can a computed one. The seek and the ORDER BY spelling both rest on this.
+ */
+export function canBeNull(target: Target): boolean {
+  return target.kind === 'computed' || target.hops.length > 0 || target.field.nullable;
+}
+
 export function targetName(target: Target): string {
   return [...target.hops, target.kind === 'field' ? target.field.name : target.computed.fieldName].join('.');
 }

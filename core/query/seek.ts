@@ -11,17 +11,13 @@
  *   after, desc:      v NULL → k IS NOT NULL;   else k < v (NULLs came first)
  */
 import type { OrderTerm, Predicate, Target } from './plan.ts';
+import { canBeNull } from './filter-values.ts';
 
 /** One alternative of the OR: every predicate must hold. */
 export type SeekBranch = readonly Predicate[];
 
 function isNull(target: Target, yes: boolean): Predicate {
   return { target, op: 'isNull', value: yes };
-}
-
-/** A root column declared NOT NULL cannot be NULL; a related or computed value always can. */
-function canBeNull(target: Target): boolean {
-  return target.kind === 'computed' || target.hops.length > 0 || target.field.nullable;
 }
 
 function equalTo(target: Target, value: unknown): Predicate {

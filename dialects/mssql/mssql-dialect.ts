@@ -7,6 +7,7 @@ import { ident, raw, render, sql, type CompiledSql, type Sql } from '../../core/
 import type { ColumnType } from '../../core/schema/introspection.ts';
 import type { DatabaseConfig, Dialect, Executor, InsertStatement, UpsertStatement } from '../dialect.ts';
 import { defineDialect } from '../define-dialect.ts';
+import { plainOrderTerm } from '../standard-sql.ts';
 import { mapMssqlError } from './mssql-errors.ts';
 import { BINARY_COLLATION, likePattern, mssqlFormula, mssqlOwnFormula } from './mssql-formula.ts';
 import { introspectMssql, mssqlSchemaExists } from './mssql-introspector.ts';
@@ -106,8 +107,12 @@ export function like(expr: Sql, pattern: Sql, caseInsensitive: boolean): Sql {
     : sql`${text}${collate} LIKE ${escaped}${collate} ESCAPE '\\'`;
 }
 
-/** SQL Server sorts NULL first ascending and last descending; both are turned around. */
-export function orderTerm(expr: Sql, direction: 'asc' | 'desc'): Sql {
+/**
+ * SQL Server sorts NULL first ascending and last descending; for a nullable term both are turned
+ * around. The CASE keeps an index from serving the sort, so a term that cannot be NULL is plain.
+ */
+export function orderTerm(expr: Sql, direction: 'asc' | 'desc', nullable: boolean): Sql {
+  if (!nullable) return plainOrderTerm(expr, direction);
   return direction === 'asc'
     ? sql`CASE WHEN ${expr} IS NULL THEN 1 ELSE 0 END, ${expr} ASC`
     : sql`CASE WHEN ${expr} IS NULL THEN 0 ELSE 1 END, ${expr} DESC`;

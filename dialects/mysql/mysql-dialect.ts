@@ -7,6 +7,7 @@ import { ident, render, sql, type CompiledSql, type Sql } from '../../core/sql.t
 import type { ColumnType } from '../../core/schema/introspection.ts';
 import type { DatabaseConfig, Dialect, Executor, InsertStatement, UpsertStatement } from '../dialect.ts';
 import { defineDialect } from '../define-dialect.ts';
+import { plainOrderTerm } from '../standard-sql.ts';
 import { mapMysqlError } from './mysql-errors.ts';
 import { mysqlFormula, mysqlOwnFormula } from './mysql-formula.ts';
 import { introspectMysql, mysqlSchemaExists } from './mysql-introspector.ts';
@@ -104,6 +105,16 @@ async function estimateRows(db: Executor, select: CompiledSql): Promise<number |
   return estimate;
 }
 
+/**
+ * MySQL sorts NULL first ascending and has no NULLS LAST: a nullable term sorts on "is null"
+ * first. That leading expression keeps any index from serving the sort (a filesort of every
+ * row), so a term that cannot be NULL is the plain one.
+ */
+function orderTerm(expr: Sql, direction: 'asc' | 'desc', nullable: boolean): Sql {
+  if (!nullable) return plainOrderTerm(expr, direction);
+  return direction === 'asc' ? sql`${expr} IS NULL, ${expr} ASC` : sql`${expr} IS NOT NULL, ${expr} DESC`;
+}
+
 export function createMysqlDialect(name = 'mysql'): Dialect {
   return defineDialect({
     name,
@@ -121,8 +132,7 @@ export function createMysqlDialect(name = 'mysql'): Dialect {
       encodeValue,
       // mysql2 already hands DATETIME over as text; the explicit format also covers computed keys.
       exactText: (expr, type) => (type === 'timestamp' ? sql`DATE_FORMAT(${expr}, '%Y-%m-%d %H:%i:%s.%f')` : expr),
-      // MySQL sorts NULL first ascending and has no NULLS LAST: sort on "is null" first.
-      orderTerm: (expr, direction) => (direction === 'asc' ? sql`${expr} IS NULL, ${expr} ASC` : sql`${expr} IS NOT NULL, ${expr} DESC`),
+      orderTerm,
       // A single-table DELETE takes no alias; the multi-table form names the alias to delete from.
       deleteStatement: (table, alias, where) => sql`DELETE ${ident(alias)} FROM ${table} AS ${ident(alias)} WHERE ${where}`,
       // Doubles through the formulas' exact decimal of 15 significant digits (DECIMAL(65,30)).

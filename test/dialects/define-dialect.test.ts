@@ -36,8 +36,11 @@ describe('defineDialect defaults', () => {
   it('spells paging, NULL ordering, UPDATE, DELETE and DDL in standard SQL', () => {
     const table = minimal.bind({ vendor: 'minimal', schema: 'shop' }).tableRef('orders');
     expect(text(table).text).toBe('"shop"."orders"');
-    expect(text(sql`ORDER BY ${minimal.sql.orderTerm(ident('t0', 'a'), 'asc')}, ${minimal.sql.orderTerm(ident('t0', 'b'), 'desc')}${minimal.sql.paginate(20, 40)}`))
+    expect(text(sql`ORDER BY ${minimal.sql.orderTerm(ident('t0', 'a'), 'asc', true)}, ${minimal.sql.orderTerm(ident('t0', 'b'), 'desc', true)}${minimal.sql.paginate(20, 40)}`))
       .toEqual({ text: 'ORDER BY "t0"."a" ASC NULLS LAST, "t0"."b" DESC NULLS FIRST LIMIT $1 OFFSET $2', params: [20, 40] });
+    // A term that cannot be NULL is plain: the form an index serves on every vendor.
+    expect(text(sql`ORDER BY ${minimal.sql.orderTerm(ident('t0', 'a'), 'asc', false)}, ${minimal.sql.orderTerm(ident('t0', 'b'), 'desc', false)}`).text)
+      .toBe('ORDER BY "t0"."a" ASC, "t0"."b" DESC');
     expect(text(minimal.sql.updateStatement(table, 't0', sql`${ident('a')} = ${1}`, sql`${ident('t0', 'id')} = ${2}`)).text)
       .toBe('UPDATE "shop"."orders" AS "t0" SET "a" = $1 WHERE "t0"."id" = $2');
     expect(text(minimal.sql.deleteStatement(table, 't0', sql`${ident('t0', 'id')} = ${2}`)).text).toBe('DELETE FROM "shop"."orders" AS "t0" WHERE "t0"."id" = $1');

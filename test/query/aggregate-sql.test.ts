@@ -12,7 +12,7 @@ import type { ComputedField } from '../../core/query/plan.ts';
 import { planAggregate } from '../../core/query/plan-aggregate.ts';
 import type { AggregateRequest } from '../../core/query/aggregate-request.ts';
 import { render } from '../../core/sql.ts';
-import { entity, expectSql, golden, model, ownerPolicy, scopeOf, shapeOf, VENDORS, type PerVendor } from './fixture.ts';
+import { entity, expectSql, golden, model, ownerPolicy, scopeOf, shapeOf, VENDORS, type PerVendor, type VendorName } from './fixture.ts';
 import { checkSyntax } from './syntax.ts';
 
 function aggregateRequest(overrides: Partial<AggregateRequest> = {}): AggregateRequest {
@@ -47,7 +47,7 @@ const PAGE: PerVendor = {
       'FROM (SELECT "t0"."status" AS "g0", "t1"."region_id" AS "g1", "t0"."customer_id" AS "v1", "t0"."amount" AS "v2", "t0"."quantity" AS "v3", "t0"."ordered_at" AS "v4" FROM "public"."orders" "t0" LEFT JOIN "public"."customers" "t1" ON "t1"."id" = "t0"."customer_id" AND ("t1"."owner" = $1)',
       'WHERE ("t0"."quantity" >= $2)) "g"',
       'GROUP BY "g"."g0", "g"."g1"',
-      'ORDER BY SUM("g"."v2") DESC NULLS FIRST, "g"."g0" ASC NULLS LAST, "g"."g1" ASC NULLS LAST LIMIT $3 OFFSET $4',
+      'ORDER BY SUM("g"."v2") DESC NULLS FIRST, "g"."g0" ASC, "g"."g1" ASC NULLS LAST LIMIT $3 OFFSET $4',
     ],
     ['alice', 2, 5, 5],
   ),
@@ -57,7 +57,7 @@ const PAGE: PerVendor = {
       'FROM (SELECT `t0`.`status` AS `g0`, `t1`.`region_id` AS `g1`, `t0`.`customer_id` AS `v1`, `t0`.`amount` AS `v2`, `t0`.`quantity` AS `v3`, `t0`.`ordered_at` AS `v4` FROM `orders` `t0` LEFT JOIN `customers` `t1` ON `t1`.`id` = `t0`.`customer_id` AND (`t1`.`owner` = ?)',
       'WHERE (`t0`.`quantity` >= ?)) `g`',
       'GROUP BY `g`.`g0`, `g`.`g1`',
-      'ORDER BY SUM(`g`.`v2`) IS NOT NULL, SUM(`g`.`v2`) DESC, `g`.`g0` IS NULL, `g`.`g0` ASC, `g`.`g1` IS NULL, `g`.`g1` ASC LIMIT ? OFFSET ?',
+      'ORDER BY SUM(`g`.`v2`) IS NOT NULL, SUM(`g`.`v2`) DESC, `g`.`g0` ASC, `g`.`g1` IS NULL, `g`.`g1` ASC LIMIT ? OFFSET ?',
     ],
     ['alice', 2, 5, 5],
   ),
@@ -67,7 +67,7 @@ const PAGE: PerVendor = {
       'FROM (SELECT [t0].[status] AS [g0], [t1].[region_id] AS [g1], [t0].[customer_id] AS [v1], [t0].[amount] AS [v2], [t0].[quantity] AS [v3], [t0].[ordered_at] AS [v4] FROM [dbo].[orders] [t0] LEFT JOIN [dbo].[customers] [t1] ON [t1].[id] = [t0].[customer_id] AND ([t1].[owner] = @p1)',
       'WHERE ([t0].[quantity] >= @p2)) [g]',
       'GROUP BY [g].[g0], [g].[g1]',
-      'ORDER BY CASE WHEN SUM([g].[v2]) IS NULL THEN 0 ELSE 1 END, SUM([g].[v2]) DESC, CASE WHEN [g].[g0] IS NULL THEN 1 ELSE 0 END, [g].[g0] ASC, CASE WHEN [g].[g1] IS NULL THEN 1 ELSE 0 END, [g].[g1] ASC OFFSET @p3 ROWS FETCH NEXT @p4 ROWS ONLY',
+      'ORDER BY CASE WHEN SUM([g].[v2]) IS NULL THEN 0 ELSE 1 END, SUM([g].[v2]) DESC, [g].[g0] ASC, CASE WHEN [g].[g1] IS NULL THEN 1 ELSE 0 END, [g].[g1] ASC OFFSET @p3 ROWS FETCH NEXT @p4 ROWS ONLY',
     ],
     ['alice', 2, 5, 5],
   ),
@@ -112,6 +112,13 @@ describe.each(VENDORS)('aggregates in $name SQL', (vendor) => {
   });
 });
 
+/** status is NOT NULL, note nullable; a count is never NULL. */
+const PLAIN_COUNT_ORDER: Readonly<Record<VendorName, string>> = {
+  postgres: 'ORDER BY COUNT(*) DESC, "g"."g0" ASC, "g"."g1" ASC NULLS LAST LIMIT',
+  mysql: 'ORDER BY COUNT(*) DESC, `g`.`g0` ASC, `g`.`g1` IS NULL, `g`.`g1` ASC LIMIT',
+  mssql: 'ORDER BY COUNT(*) DESC, [g].[g0] ASC, CASE WHEN [g].[g1] IS NULL THEN 1 ELSE 0 END, [g].[g1] ASC OFFSET',
+};
+
 describe.each(VENDORS)('aggregates in $name SQL, more shapes', (vendor) => {
   it('without groupBy: one statement, no GROUP BY, no paging, no count', () => {
     const compiled = compileAggregate(planAggregate(scopeOf('orders'), aggregateRequest({ metrics: [{ kind: 'count', path: null }] })), vendor.dialect);
@@ -119,6 +126,17 @@ describe.each(VENDORS)('aggregates in $name SQL, more shapes', (vendor) => {
     const { text, params } = render(compiled.page, vendor.dialect.sql);
     expect(text).not.toMatch(/GROUP BY|ORDER BY|LIMIT|FETCH/);
     expect(params).toEqual([]);
+    checkSyntax(vendor.syntax, text);
+  });
+
+  it('a count and a NOT NULL key sort plainly; a nullable key keeps its NULL ordering', () => {
+    const request = aggregateRequest({
+      groupBy: [['status'], ['note']],
+      metrics: [{ kind: 'count', path: null }],
+      sort: [{ key: { kind: 'metric', metric: { kind: 'count', path: null } }, direction: 'desc' }],
+    });
+    const { text } = render(compileAggregate(planAggregate(scopeOf('orders'), request), vendor.dialect).page, vendor.dialect.sql);
+    expect(text).toContain(PLAIN_COUNT_ORDER[vendor.name]);
     checkSyntax(vendor.syntax, text);
   });
 

@@ -16,7 +16,7 @@ import { checkSyntax } from './syntax.ts';
 const ITEMS: PerVendor = {
   postgres: golden(
     [
-      'SELECT * FROM (SELECT "t0"."name" AS "c0", "t0"."region_id" AS "p", ROW_NUMBER() OVER (PARTITION BY "t0"."region_id" ORDER BY "t0"."email" DESC NULLS FIRST, "t0"."id" ASC NULLS LAST) AS "n"',
+      'SELECT * FROM (SELECT "t0"."name" AS "c0", "t0"."region_id" AS "p", ROW_NUMBER() OVER (PARTITION BY "t0"."region_id" ORDER BY "t0"."email" DESC NULLS FIRST, "t0"."id" ASC) AS "n"',
       'FROM "public"."customers" "t0" WHERE ("t0"."owner" = $1) AND ((CASE WHEN ("t0"."owner" = $2) THEN (CASE WHEN ("t0"."vip") THEN 1 END) END) = 1) AND ("t0"."region_id" IN ($3, $4))) "q"',
       'WHERE "q"."n" <= $5 ORDER BY "q"."n"',
     ],
@@ -24,7 +24,7 @@ const ITEMS: PerVendor = {
   ),
   mysql: golden(
     [
-      'SELECT * FROM (SELECT `t0`.`name` AS `c0`, `t0`.`region_id` AS `p`, ROW_NUMBER() OVER (PARTITION BY `t0`.`region_id` ORDER BY `t0`.`email` IS NOT NULL, `t0`.`email` DESC, `t0`.`id` IS NULL, `t0`.`id` ASC) AS `n`',
+      'SELECT * FROM (SELECT `t0`.`name` AS `c0`, `t0`.`region_id` AS `p`, ROW_NUMBER() OVER (PARTITION BY `t0`.`region_id` ORDER BY `t0`.`email` IS NOT NULL, `t0`.`email` DESC, `t0`.`id` ASC) AS `n`',
       'FROM `customers` `t0` WHERE (`t0`.`owner` = ?) AND ((CASE WHEN (`t0`.`owner` = ?) THEN (CASE WHEN ((`t0`.`vip` <> 0)) THEN 1 END) END) = 1) AND (`t0`.`region_id` IN (?, ?))) `q`',
       'WHERE `q`.`n` <= ? ORDER BY `q`.`n`',
     ],
@@ -32,7 +32,7 @@ const ITEMS: PerVendor = {
   ),
   mssql: golden(
     [
-      'SELECT * FROM (SELECT [t0].[name] AS [c0], [t0].[region_id] AS [p], ROW_NUMBER() OVER (PARTITION BY [t0].[region_id] ORDER BY CASE WHEN [t0].[email] IS NULL THEN 0 ELSE 1 END, [t0].[email] DESC, CASE WHEN [t0].[id] IS NULL THEN 1 ELSE 0 END, [t0].[id] ASC) AS [n]',
+      'SELECT * FROM (SELECT [t0].[name] AS [c0], [t0].[region_id] AS [p], ROW_NUMBER() OVER (PARTITION BY [t0].[region_id] ORDER BY CASE WHEN [t0].[email] IS NULL THEN 0 ELSE 1 END, [t0].[email] DESC, [t0].[id] ASC) AS [n]',
       'FROM [dbo].[customers] [t0] WHERE ([t0].[owner] = @p1) AND ((CASE WHEN ([t0].[owner] = @p2) THEN (CASE WHEN (([t0].[vip] = 1)) THEN 1 END) END) = 1) AND ([t0].[region_id] IN (@p3, @p4))) [q]',
       'WHERE [q].[n] <= @p5 ORDER BY [q].[n]',
     ],
@@ -45,7 +45,7 @@ const EXISTS: PerVendor = {
     [
       'SELECT "t0"."id" AS "c0" FROM "public"."regions" "t0"',
       'WHERE (EXISTS (SELECT 1 FROM "public"."customers" "e1t0" WHERE "e1t0"."region_id" = "t0"."id" AND ("e1t0"."owner" = $1) AND ("e1t0"."name" = $2)))',
-      'ORDER BY "t0"."id" ASC NULLS LAST LIMIT $3 OFFSET $4',
+      'ORDER BY "t0"."id" ASC LIMIT $3 OFFSET $4',
     ],
     ['alice', 'Ada', 20, 0],
   ),
@@ -53,7 +53,7 @@ const EXISTS: PerVendor = {
     [
       'SELECT `t0`.`id` AS `c0` FROM `regions` `t0`',
       'WHERE (EXISTS (SELECT 1 FROM `customers` `e1t0` WHERE `e1t0`.`region_id` = `t0`.`id` AND (`e1t0`.`owner` = ?) AND (`e1t0`.`name` = ?)))',
-      'ORDER BY `t0`.`id` IS NULL, `t0`.`id` ASC LIMIT ? OFFSET ?',
+      'ORDER BY `t0`.`id` ASC LIMIT ? OFFSET ?',
     ],
     ['alice', 'Ada', 20, 0],
   ),
@@ -61,7 +61,7 @@ const EXISTS: PerVendor = {
     [
       'SELECT [t0].[id] AS [c0] FROM [dbo].[regions] [t0]',
       'WHERE (EXISTS (SELECT 1 FROM [dbo].[customers] [e1t0] WHERE [e1t0].[region_id] = [t0].[id] AND ([e1t0].[owner] = @p1) AND ([e1t0].[name] = @p2)))',
-      'ORDER BY CASE WHEN [t0].[id] IS NULL THEN 1 ELSE 0 END, [t0].[id] ASC OFFSET @p3 ROWS FETCH NEXT @p4 ROWS ONLY',
+      'ORDER BY [t0].[id] ASC OFFSET @p3 ROWS FETCH NEXT @p4 ROWS ONLY',
     ],
     ['alice', 'Ada', 0, 20],
   ),

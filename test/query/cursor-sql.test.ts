@@ -32,10 +32,10 @@ const COLUMNS = {
 };
 
 const FIRST_PAGE: PerVendor = {
-  postgres: golden([`SELECT ${COLUMNS.postgres}, "t0"."id" AS "k0"`, 'FROM "public"."orders" "t0"', 'ORDER BY "t0"."id" ASC NULLS LAST', 'LIMIT $1 OFFSET $2'], [11, 0]),
-  mysql: golden([`SELECT ${COLUMNS.mysql}, \`t0\`.\`id\` AS \`k0\``, 'FROM `orders` `t0`', 'ORDER BY `t0`.`id` IS NULL, `t0`.`id` ASC', 'LIMIT ? OFFSET ?'], [11, 0]),
+  postgres: golden([`SELECT ${COLUMNS.postgres}, "t0"."id" AS "k0"`, 'FROM "public"."orders" "t0"', 'ORDER BY "t0"."id" ASC', 'LIMIT $1 OFFSET $2'], [11, 0]),
+  mysql: golden([`SELECT ${COLUMNS.mysql}, \`t0\`.\`id\` AS \`k0\``, 'FROM `orders` `t0`', 'ORDER BY `t0`.`id` ASC', 'LIMIT ? OFFSET ?'], [11, 0]),
   mssql: golden(
-    [`SELECT ${COLUMNS.mssql}, [t0].[id] AS [k0]`, 'FROM [dbo].[orders] [t0]', 'ORDER BY CASE WHEN [t0].[id] IS NULL THEN 1 ELSE 0 END, [t0].[id] ASC', 'OFFSET @p1 ROWS FETCH NEXT @p2 ROWS ONLY'],
+    [`SELECT ${COLUMNS.mssql}, [t0].[id] AS [k0]`, 'FROM [dbo].[orders] [t0]', 'ORDER BY [t0].[id] ASC', 'OFFSET @p1 ROWS FETCH NEXT @p2 ROWS ONLY'],
     [0, 11],
   ),
 };
@@ -48,7 +48,7 @@ const SEEK_PAGE: PerVendor = {
       'WHERE ((("t0"."note" > $1)) OR (("t0"."note" IS NULL))',
       'OR (("t0"."note" = $2) AND ("t1"."name" IS NOT NULL))',
       'OR (("t0"."note" = $3) AND ("t1"."name" IS NULL) AND ("t0"."id" > $4)))',
-      'ORDER BY "t0"."note" ASC NULLS LAST, "t1"."name" DESC NULLS FIRST, "t0"."id" ASC NULLS LAST',
+      'ORDER BY "t0"."note" ASC NULLS LAST, "t1"."name" DESC NULLS FIRST, "t0"."id" ASC',
       'LIMIT $5 OFFSET $6',
     ],
     ['x', 'x', 'x', 7, 11, 0],
@@ -60,7 +60,7 @@ const SEEK_PAGE: PerVendor = {
       'WHERE (((`t0`.`note` > ?)) OR ((`t0`.`note` IS NULL))',
       'OR ((`t0`.`note` = ?) AND (`t1`.`name` IS NOT NULL))',
       'OR ((`t0`.`note` = ?) AND (`t1`.`name` IS NULL) AND (`t0`.`id` > ?)))',
-      'ORDER BY `t0`.`note` IS NULL, `t0`.`note` ASC, `t1`.`name` IS NOT NULL, `t1`.`name` DESC, `t0`.`id` IS NULL, `t0`.`id` ASC',
+      'ORDER BY `t0`.`note` IS NULL, `t0`.`note` ASC, `t1`.`name` IS NOT NULL, `t1`.`name` DESC, `t0`.`id` ASC',
       'LIMIT ? OFFSET ?',
     ],
     ['x', 'x', 'x', 7, 11, 0],
@@ -72,7 +72,7 @@ const SEEK_PAGE: PerVendor = {
       'WHERE ((([t0].[note] > @p1)) OR (([t0].[note] IS NULL))',
       'OR (([t0].[note] = @p2) AND ([t1].[name] IS NOT NULL))',
       'OR (([t0].[note] = @p3) AND ([t1].[name] IS NULL) AND ([t0].[id] > @p4)))',
-      'ORDER BY CASE WHEN [t0].[note] IS NULL THEN 1 ELSE 0 END, [t0].[note] ASC, CASE WHEN [t1].[name] IS NULL THEN 0 ELSE 1 END, [t1].[name] DESC, CASE WHEN [t0].[id] IS NULL THEN 1 ELSE 0 END, [t0].[id] ASC',
+      'ORDER BY CASE WHEN [t0].[note] IS NULL THEN 1 ELSE 0 END, [t0].[note] ASC, CASE WHEN [t1].[name] IS NULL THEN 0 ELSE 1 END, [t1].[name] DESC, [t0].[id] ASC',
       'OFFSET @p5 ROWS FETCH NEXT @p6 ROWS ONLY',
     ],
     ['x', 'x', 'x', 7, 0, 11],
@@ -89,7 +89,7 @@ const DESC_FILTERED_PAGE: PerVendor = {
       'SELECT "t0"."id" AS "c0", CAST("t0"."ordered_at" AS text) AS "k0", "t0"."id" AS "k1"',
       'FROM "public"."orders" "t0"',
       'WHERE ("t0"."status" = $1) AND ((("t0"."ordered_at" < $2)) OR (("t0"."ordered_at" = $3) AND ("t0"."id" > $4)))',
-      'ORDER BY "t0"."ordered_at" DESC NULLS FIRST, "t0"."id" ASC NULLS LAST',
+      'ORDER BY "t0"."ordered_at" DESC NULLS FIRST, "t0"."id" ASC',
       'LIMIT $5 OFFSET $6',
     ],
     ['paid', '2026-01-10T00:30:00.000Z', '2026-01-10T00:30:00.000Z', 3, 6, 0],
@@ -99,7 +99,7 @@ const DESC_FILTERED_PAGE: PerVendor = {
       "SELECT `t0`.`id` AS `c0`, DATE_FORMAT(`t0`.`ordered_at`, '%Y-%m-%d %H:%i:%s.%f') AS `k0`, `t0`.`id` AS `k1`",
       'FROM `orders` `t0`',
       'WHERE (`t0`.`status` = ?) AND (((`t0`.`ordered_at` < ?)) OR ((`t0`.`ordered_at` = ?) AND (`t0`.`id` > ?)))',
-      'ORDER BY `t0`.`ordered_at` IS NOT NULL, `t0`.`ordered_at` DESC, `t0`.`id` IS NULL, `t0`.`id` ASC',
+      'ORDER BY `t0`.`ordered_at` IS NOT NULL, `t0`.`ordered_at` DESC, `t0`.`id` ASC',
       'LIMIT ? OFFSET ?',
     ],
     ['paid', '2026-01-10 00:30:00.000', '2026-01-10 00:30:00.000', 3, 6, 0],
@@ -109,7 +109,7 @@ const DESC_FILTERED_PAGE: PerVendor = {
       'SELECT [t0].[id] AS [c0], CONVERT(varchar(40), [t0].[ordered_at], 126) AS [k0], [t0].[id] AS [k1]',
       'FROM [dbo].[orders] [t0]',
       'WHERE ([t0].[status] = @p1) AND ((([t0].[ordered_at] < @p2)) OR (([t0].[ordered_at] = @p3) AND ([t0].[id] > @p4)))',
-      'ORDER BY CASE WHEN [t0].[ordered_at] IS NULL THEN 0 ELSE 1 END, [t0].[ordered_at] DESC, CASE WHEN [t0].[id] IS NULL THEN 1 ELSE 0 END, [t0].[id] ASC',
+      'ORDER BY CASE WHEN [t0].[ordered_at] IS NULL THEN 0 ELSE 1 END, [t0].[ordered_at] DESC, [t0].[id] ASC',
       'OFFSET @p5 ROWS FETCH NEXT @p6 ROWS ONLY',
     ],
     // tedious binds a Date for a timestamp (the mssql dialect's encodeValue).

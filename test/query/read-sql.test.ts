@@ -20,7 +20,7 @@ const PLAIN_PAGE: PerVendor = {
     [
       'SELECT "t0"."id" AS "c0", "t0"."customer_id" AS "c1", "t0"."amount" AS "c2", "t0"."quantity" AS "c3", "t0"."status" AS "c4", "t0"."note" AS "c5", "t0"."ordered_at" AS "c6"',
       'FROM "public"."orders" "t0"',
-      'ORDER BY "t0"."id" ASC NULLS LAST',
+      'ORDER BY "t0"."id" ASC',
       'LIMIT $1 OFFSET $2',
     ],
     [20, 0],
@@ -29,7 +29,7 @@ const PLAIN_PAGE: PerVendor = {
     [
       'SELECT `t0`.`id` AS `c0`, `t0`.`customer_id` AS `c1`, `t0`.`amount` AS `c2`, `t0`.`quantity` AS `c3`, `t0`.`status` AS `c4`, `t0`.`note` AS `c5`, `t0`.`ordered_at` AS `c6`',
       'FROM `orders` `t0`',
-      'ORDER BY `t0`.`id` IS NULL, `t0`.`id` ASC',
+      'ORDER BY `t0`.`id` ASC',
       'LIMIT ? OFFSET ?',
     ],
     [20, 0],
@@ -38,7 +38,7 @@ const PLAIN_PAGE: PerVendor = {
     [
       'SELECT [t0].[id] AS [c0], [t0].[customer_id] AS [c1], [t0].[amount] AS [c2], [t0].[quantity] AS [c3], [t0].[status] AS [c4], [t0].[note] AS [c5], [t0].[ordered_at] AS [c6]',
       'FROM [dbo].[orders] [t0]',
-      'ORDER BY CASE WHEN [t0].[id] IS NULL THEN 1 ELSE 0 END, [t0].[id] ASC',
+      'ORDER BY [t0].[id] ASC',
       'OFFSET @p1 ROWS FETCH NEXT @p2 ROWS ONLY',
     ],
     [0, 20],
@@ -56,7 +56,7 @@ const SORT_NULLABLE_ASC_PAGE: PerVendor = {
     [
       'SELECT "t0"."id" AS "c0"',
       'FROM "public"."orders" "t0"',
-      'ORDER BY "t0"."note" ASC NULLS LAST, "t0"."status" DESC NULLS FIRST, "t0"."id" ASC NULLS LAST',
+      'ORDER BY "t0"."note" ASC NULLS LAST, "t0"."status" DESC, "t0"."id" ASC',
       'LIMIT $1 OFFSET $2',
     ],
     [10, 20],
@@ -65,7 +65,7 @@ const SORT_NULLABLE_ASC_PAGE: PerVendor = {
     [
       'SELECT `t0`.`id` AS `c0`',
       'FROM `orders` `t0`',
-      'ORDER BY `t0`.`note` IS NULL, `t0`.`note` ASC, `t0`.`status` IS NOT NULL, `t0`.`status` DESC, `t0`.`id` IS NULL, `t0`.`id` ASC',
+      'ORDER BY `t0`.`note` IS NULL, `t0`.`note` ASC, `t0`.`status` DESC, `t0`.`id` ASC',
       'LIMIT ? OFFSET ?',
     ],
     [10, 20],
@@ -74,7 +74,7 @@ const SORT_NULLABLE_ASC_PAGE: PerVendor = {
     [
       'SELECT [t0].[id] AS [c0]',
       'FROM [dbo].[orders] [t0]',
-      'ORDER BY CASE WHEN [t0].[note] IS NULL THEN 1 ELSE 0 END, [t0].[note] ASC, CASE WHEN [t0].[status] IS NULL THEN 0 ELSE 1 END, [t0].[status] DESC, CASE WHEN [t0].[id] IS NULL THEN 1 ELSE 0 END, [t0].[id] ASC',
+      'ORDER BY CASE WHEN [t0].[note] IS NULL THEN 1 ELSE 0 END, [t0].[note] ASC, [t0].[status] DESC, [t0].[id] ASC',
       'OFFSET @p1 ROWS FETCH NEXT @p2 ROWS ONLY',
     ],
     [20, 10],
@@ -86,7 +86,7 @@ const SORT_NULLABLE_DESC_PAGE: PerVendor = {
     [
       'SELECT "t0"."id" AS "c0"',
       'FROM "public"."orders" "t0"',
-      'ORDER BY "t0"."note" DESC NULLS FIRST, "t0"."status" ASC NULLS LAST, "t0"."id" ASC NULLS LAST',
+      'ORDER BY "t0"."note" DESC NULLS FIRST, "t0"."status" ASC, "t0"."id" ASC',
       'LIMIT $1 OFFSET $2',
     ],
     [20, 0],
@@ -95,7 +95,7 @@ const SORT_NULLABLE_DESC_PAGE: PerVendor = {
     [
       'SELECT `t0`.`id` AS `c0`',
       'FROM `orders` `t0`',
-      'ORDER BY `t0`.`note` IS NOT NULL, `t0`.`note` DESC, `t0`.`status` IS NULL, `t0`.`status` ASC, `t0`.`id` IS NULL, `t0`.`id` ASC',
+      'ORDER BY `t0`.`note` IS NOT NULL, `t0`.`note` DESC, `t0`.`status` ASC, `t0`.`id` ASC',
       'LIMIT ? OFFSET ?',
     ],
     [20, 0],
@@ -104,7 +104,7 @@ const SORT_NULLABLE_DESC_PAGE: PerVendor = {
     [
       'SELECT [t0].[id] AS [c0]',
       'FROM [dbo].[orders] [t0]',
-      'ORDER BY CASE WHEN [t0].[note] IS NULL THEN 0 ELSE 1 END, [t0].[note] DESC, CASE WHEN [t0].[status] IS NULL THEN 1 ELSE 0 END, [t0].[status] ASC, CASE WHEN [t0].[id] IS NULL THEN 1 ELSE 0 END, [t0].[id] ASC',
+      'ORDER BY CASE WHEN [t0].[note] IS NULL THEN 0 ELSE 1 END, [t0].[note] DESC, [t0].[status] ASC, [t0].[id] ASC',
       'OFFSET @p1 ROWS FETCH NEXT @p2 ROWS ONLY',
     ],
     [0, 20],
@@ -122,7 +122,7 @@ const FILTERS_PAGE: PerVendor = {
       `AND ("t0"."note"::text LIKE $4 ESCAPE '\\')`,
       'AND ("t0"."ordered_at" IS NULL)',
       `AND ("t1"."name"::text ILIKE $5 ESCAPE '\\')`,
-      'ORDER BY "t0"."id" ASC NULLS LAST',
+      'ORDER BY "t0"."id" ASC',
       'LIMIT $6 OFFSET $7',
     ],
     ['new', 1, 2, '%50\\%\\_off\\\\%', 'ad%', 20, 0],
@@ -137,7 +137,7 @@ const FILTERS_PAGE: PerVendor = {
       "AND (CAST(`t0`.`note` AS CHAR CHARACTER SET utf8mb4) COLLATE utf8mb4_bin LIKE ? ESCAPE '\\\\')",
       'AND (`t0`.`ordered_at` IS NULL)',
       "AND (LOWER(CAST(`t1`.`name` AS CHAR CHARACTER SET utf8mb4)) COLLATE utf8mb4_bin LIKE LOWER(?) ESCAPE '\\\\')",
-      'ORDER BY `t0`.`id` IS NULL, `t0`.`id` ASC',
+      'ORDER BY `t0`.`id` ASC',
       'LIMIT ? OFFSET ?',
     ],
     ['new', 1, 2, '%50\\%\\_off\\\\%', 'ad%', 20, 0],
@@ -152,7 +152,7 @@ const FILTERS_PAGE: PerVendor = {
       `AND (CAST([t0].[note] AS nvarchar(max)) COLLATE Latin1_General_100_BIN2 LIKE @p4 COLLATE Latin1_General_100_BIN2 ESCAPE '\\')`,
       'AND ([t0].[ordered_at] IS NULL)',
       `AND (LOWER(CAST([t1].[name] AS nvarchar(max))) COLLATE Latin1_General_100_BIN2 LIKE LOWER(@p5) COLLATE Latin1_General_100_BIN2 ESCAPE '\\')`,
-      'ORDER BY CASE WHEN [t0].[id] IS NULL THEN 1 ELSE 0 END, [t0].[id] ASC',
+      'ORDER BY [t0].[id] ASC',
       'OFFSET @p6 ROWS FETCH NEXT @p7 ROWS ONLY',
     ],
     ['new', 1, 2, '%50\\%\\_off\\\\%', 'ad%', 0, 20],

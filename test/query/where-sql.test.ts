@@ -16,7 +16,7 @@ const GUARDED_PAGE: PerVendor = {
     [
       'SELECT "t0"."id" AS "c0" FROM "public"."customers" "t0" LEFT JOIN "public"."regions" "t1" ON "t1"."id" = "t0"."region_id"',
       'WHERE ("t0"."owner" = $1) AND ((CASE WHEN ("t0"."owner" = $2) THEN (CASE WHEN (("t0"."vip" AND ("t1"."code" IS NULL))) THEN 1 END) END) = 1)',
-      'ORDER BY "t0"."id" ASC NULLS LAST LIMIT $3 OFFSET $4',
+      'ORDER BY "t0"."id" ASC LIMIT $3 OFFSET $4',
     ],
     ['alice', 'alice', 20, 0],
   ),
@@ -24,7 +24,7 @@ const GUARDED_PAGE: PerVendor = {
     [
       'SELECT `t0`.`id` AS `c0` FROM `customers` `t0` LEFT JOIN `regions` `t1` ON `t1`.`id` = `t0`.`region_id`',
       'WHERE (`t0`.`owner` = ?) AND ((CASE WHEN (`t0`.`owner` = ?) THEN (CASE WHEN (((`t0`.`vip` <> 0) AND ((CONVERT(`t1`.`code` USING utf8mb4) COLLATE utf8mb4_bin) IS NULL))) THEN 1 END) END) = 1)',
-      'ORDER BY `t0`.`id` IS NULL, `t0`.`id` ASC LIMIT ? OFFSET ?',
+      'ORDER BY `t0`.`id` ASC LIMIT ? OFFSET ?',
     ],
     ['alice', 'alice', 20, 0],
   ),
@@ -32,7 +32,7 @@ const GUARDED_PAGE: PerVendor = {
     [
       'SELECT [t0].[id] AS [c0] FROM [dbo].[customers] [t0] LEFT JOIN [dbo].[regions] [t1] ON [t1].[id] = [t0].[region_id]',
       'WHERE ([t0].[owner] = @p1) AND ((CASE WHEN ([t0].[owner] = @p2) THEN (CASE WHEN ((([t0].[vip] = 1) AND (CAST([t1].[code] AS nvarchar(max)) IS NULL))) THEN 1 END) END) = 1)',
-      'ORDER BY CASE WHEN [t0].[id] IS NULL THEN 1 ELSE 0 END, [t0].[id] ASC OFFSET @p3 ROWS FETCH NEXT @p4 ROWS ONLY',
+      'ORDER BY [t0].[id] ASC OFFSET @p3 ROWS FETCH NEXT @p4 ROWS ONLY',
     ],
     ['alice', 'alice', 0, 20],
   ),

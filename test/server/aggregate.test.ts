@@ -122,6 +122,13 @@ describe.each(vendors)('aggregates on $name', (target) => {
     expect(avgs).toEqual([...avgs].sort((a, b) => a - b));
     const past = await ok([['groupBy', 'customerId'], ['page', '3'], ['size', '5']]);
     expect(past.body).toEqual({ data: [], meta: { page: 3, size: 5, totalElements: 12 } });
+    // The last page, short (its position gives the count) and exactly full (the count statement does).
+    const short = await ok([['groupBy', 'customerId'], ['page', '2'], ['size', '5']]);
+    expect([short.body.data.length, short.body.meta.totalElements]).toEqual([2, 12]);
+    const full = await ok([['groupBy', 'customerId'], ['page', '2'], ['size', '4']]);
+    expect([full.body.data.length, full.body.meta.totalElements]).toEqual([4, 12]);
+    const first = await ok([['groupBy', 'customerId'], ['size', '12']]);
+    expect([first.body.data.length, first.body.meta.totalElements]).toEqual([12, 12]);
   });
 
   it('applies filter[...] and where before grouping', async () => {

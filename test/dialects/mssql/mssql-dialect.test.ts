@@ -26,18 +26,20 @@ describe('names, parameters and paging', () => {
   });
 
   it('pages with OFFSET/FETCH after the ORDER BY, offset then limit', () => {
-    const page = sql`SELECT ${col('id')} FROM ${orders} [t0] ORDER BY ${dialect.sql.orderTerm(col('id'), 'asc')}${dialect.sql.paginate(20, 40)}`;
+    const page = sql`SELECT ${col('id')} FROM ${orders} [t0] ORDER BY ${dialect.sql.orderTerm(col('id'), 'asc', false)}${dialect.sql.paginate(20, 40)}`;
     const rendered = renderMssql(page);
     expect(rendered).toEqual({
-      text: 'SELECT [t0].[id] FROM [dbo].[orders] [t0] ORDER BY CASE WHEN [t0].[id] IS NULL THEN 1 ELSE 0 END, [t0].[id] ASC OFFSET @p1 ROWS FETCH NEXT @p2 ROWS ONLY',
+      text: 'SELECT [t0].[id] FROM [dbo].[orders] [t0] ORDER BY [t0].[id] ASC OFFSET @p1 ROWS FETCH NEXT @p2 ROWS ONLY',
       params: [40, 20],
     });
     parseTsql(rendered.text);
   });
 
   it('sorts NULLs last ascending and first descending', () => {
-    expect(renderMssql(dialect.sql.orderTerm(col('note'), 'asc')).text).toBe('CASE WHEN [t0].[note] IS NULL THEN 1 ELSE 0 END, [t0].[note] ASC');
-    expect(renderMssql(dialect.sql.orderTerm(col('note'), 'desc')).text).toBe('CASE WHEN [t0].[note] IS NULL THEN 0 ELSE 1 END, [t0].[note] DESC');
+    expect(renderMssql(dialect.sql.orderTerm(col('note'), 'asc', true)).text).toBe('CASE WHEN [t0].[note] IS NULL THEN 1 ELSE 0 END, [t0].[note] ASC');
+    expect(renderMssql(dialect.sql.orderTerm(col('note'), 'desc', true)).text).toBe('CASE WHEN [t0].[note] IS NULL THEN 0 ELSE 1 END, [t0].[note] DESC');
+    // A column that cannot be NULL is sorted plainly, so an index serves it.
+    expect(renderMssql(dialect.sql.orderTerm(col('id'), 'desc', false)).text).toBe('[t0].[id] DESC');
   });
 
   it('has the TDS parameter budget and MERGE on exactly the named columns', () => {

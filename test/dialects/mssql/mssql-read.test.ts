@@ -46,7 +46,7 @@ describe('reads compiled for SQL Server', () => {
       'SELECT [t0].[id] AS [c0], [t0].[amount] AS [c1], [t1].[id] AS [c2], [t1].[name] AS [c3], [t2].[id] AS [c4], [t2].[name] AS [c5] ' +
         'FROM [dbo].[orders] [t0] LEFT JOIN [dbo].[customers] [t1] ON [t1].[id] = [t0].[customer_id] LEFT JOIN [dbo].[regions] [t2] ON [t2].[id] = [t1].[region_id] ' +
         "WHERE ([t2].[name] = @p1) AND (CAST([t0].[note] AS nvarchar(max)) COLLATE Latin1_General_100_BIN2 LIKE @p2 COLLATE Latin1_General_100_BIN2 ESCAPE '\\') " +
-        'ORDER BY CASE WHEN [t1].[name] IS NULL THEN 0 ELSE 1 END, [t1].[name] DESC, CASE WHEN [t0].[id] IS NULL THEN 1 ELSE 0 END, [t0].[id] ASC ' +
+        'ORDER BY CASE WHEN [t1].[name] IS NULL THEN 0 ELSE 1 END, [t1].[name] DESC, [t0].[id] ASC ' +
         'OFFSET @p3 ROWS FETCH NEXT @p4 ROWS ONLY',
     );
     expect(page.params).toEqual(['North', '%50\\%%', 10, 5]);
@@ -78,7 +78,7 @@ describe('reads compiled for SQL Server', () => {
     expect(page.text).toBe(
       'SELECT [t0].[id] AS [c0] FROM [dbo].[customers] [t0] WHERE ([t0].[vip] = @p1) AND ([t0].[created_at] >= @p2) AND ([t0].[region_id] IN (@p3, @p4)) ' +
         "AND ([t0].[birth_date] IS NOT NULL) AND (LOWER(CAST([t0].[name] AS nvarchar(max))) COLLATE Latin1_General_100_BIN2 LIKE LOWER(@p5) COLLATE Latin1_General_100_BIN2 ESCAPE '\\') " +
-        'ORDER BY CASE WHEN [t0].[id] IS NULL THEN 1 ELSE 0 END, [t0].[id] ASC OFFSET @p6 ROWS FETCH NEXT @p7 ROWS ONLY',
+        'ORDER BY [t0].[id] ASC OFFSET @p6 ROWS FETCH NEXT @p7 ROWS ONLY',
     );
     expect(page.params).toEqual([1, new Date('2026-01-01T00:00:00.000Z'), 1, 2, 'a%', 0, 20]);
     parseTsql(page.text);
@@ -98,7 +98,7 @@ describe('reads compiled for SQL Server', () => {
     const expr = '(CAST([t0].[amount] AS float) / NULLIF(CAST([t0].[quantity] AS float), 0))';
     expect(page.text).toBe(
       `SELECT [t0].[id] AS [c0], (${expr}) AS [c1] FROM [dbo].[orders] [t0] ` +
-        `ORDER BY CASE WHEN (${expr}) IS NULL THEN 1 ELSE 0 END, (${expr}) ASC, CASE WHEN [t0].[id] IS NULL THEN 1 ELSE 0 END, [t0].[id] ASC OFFSET @p1 ROWS FETCH NEXT @p2 ROWS ONLY`,
+        `ORDER BY CASE WHEN (${expr}) IS NULL THEN 1 ELSE 0 END, (${expr}) ASC, [t0].[id] ASC OFFSET @p1 ROWS FETCH NEXT @p2 ROWS ONLY`,
     );
     parseTsql(page.text);
   });

@@ -19,7 +19,10 @@ describe('mysql rendering (no database)', () => {
 
   it('emits ESCAPE with one backslash in SQL text and NULL ordering explicitly', () => {
     expect(render(dialect.sql.like(ident('c'), sql`${'a%'}`, false), dialect.sql).text).toBe("CAST(`c` AS CHAR CHARACTER SET utf8mb4) COLLATE utf8mb4_bin LIKE ? ESCAPE '\\\\'");
-    expect(render(dialect.sql.orderTerm(sql`(${ident('c')} + ${1})`, 'desc'), dialect.sql)).toEqual({ text: '(`c` + ?) IS NOT NULL, (`c` + ?) DESC', params: [1, 1] });
+    expect(render(dialect.sql.orderTerm(sql`(${ident('c')} + ${1})`, 'desc', true), dialect.sql)).toEqual({ text: '(`c` + ?) IS NOT NULL, (`c` + ?) DESC', params: [1, 1] });
+    // NOT NULL: no leading "is null" term, which would make every sort a filesort (issue 19).
+    expect(render(dialect.sql.orderTerm(ident('t0', 'id'), 'asc', false), dialect.sql).text).toBe('`t0`.`id` ASC');
+    expect(render(dialect.sql.orderTerm(ident('t0', 'id'), 'desc', false), dialect.sql).text).toBe('`t0`.`id` DESC');
   });
 
   it('encodes values for binding', () => {
@@ -83,13 +86,13 @@ describe.skipIf(!available)('mysql reads', () => {
 
   it('sorts NULLs last ascending and first descending, and pages after ORDER BY', async () => {
     const birth = ident('t0', 'birth_date');
-    const asc = await customerIds(sql`1 = 1`, join([dialect.sql.orderTerm(birth, 'asc'), dialect.sql.orderTerm(ident('t0', 'id'), 'asc')]));
-    const desc = await customerIds(sql`1 = 1`, join([dialect.sql.orderTerm(birth, 'desc'), dialect.sql.orderTerm(ident('t0', 'id'), 'asc')]));
+    const asc = await customerIds(sql`1 = 1`, join([dialect.sql.orderTerm(birth, 'asc', true), dialect.sql.orderTerm(ident('t0', 'id'), 'asc', false)]));
+    const desc = await customerIds(sql`1 = 1`, join([dialect.sql.orderTerm(birth, 'desc', true), dialect.sql.orderTerm(ident('t0', 'id'), 'asc', false)]));
     const nulls = [1, 6, 11];
     expect(asc.slice(-3)).toEqual(nulls);
     expect(desc.slice(0, 3)).toEqual(nulls);
     expect(desc.slice(3)).toEqual([...asc.slice(0, 9)].reverse());
-    const page = sql`SELECT ${ident('t0', 'id')} AS ${ident('id')} FROM ${ident('customers')} ${ident('t0')} ORDER BY ${dialect.sql.orderTerm(birth, 'desc')}, ${ident('t0', 'id')}${dialect.sql.paginate(2, 2)}`;
+    const page = sql`SELECT ${ident('t0', 'id')} AS ${ident('id')} FROM ${ident('customers')} ${ident('t0')} ORDER BY ${dialect.sql.orderTerm(birth, 'desc', true)}, ${ident('t0', 'id')}${dialect.sql.paginate(2, 2)}`;
     expect((await db.run(page)).rows.map((r) => r.id)).toEqual(desc.slice(2, 4));
   });
 });
