@@ -84,7 +84,7 @@ function planStatement(scope: ReadScope, tree: Tree, read: StatementRead, select
     ...scope.policy.rowPredicates(scope.root.entity),
     ...read.extra,
     ...read.filters.map((filter) => planFilter(scope, joins, filter)),
-    ...planWhere(scope, joins, read.where),
+    ...planWhere(scope, joins, read.where, tree.base.length > 0 ? `expandWhere[${tree.base.join('.')}]` : 'where'),
   ];
   return {
     root: scope.root,
@@ -134,7 +134,7 @@ function checkArrayOptions(scope: ReadScope, arrays: ArrayRequests): void {
     const itemScope = relatedScope(scope, viewAlong(scope, key.split('.')).entity.name);
     const joins = new JoinRegistry(itemScope);
     planOrder(itemScope, joins, arrays.sort.get(key) ?? [], `expandSort[${key}]`);
-    planWhere(itemScope, joins, arrays.where.get(key));
+    planWhere(itemScope, joins, arrays.where.get(key), `expandWhere[${key}]`);
   }
 }
 

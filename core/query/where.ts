@@ -52,23 +52,23 @@ function inlineComputed(ast: Expr, view: ViewShape): Expr {
   });
 }
 
-function checkLength(text: string): void {
-  if (text.length > MAX_WHERE_LENGTH) throw formulaError('too_long', `'where' is longer than ${MAX_WHERE_LENGTH} characters`);
+function checkLength(text: string, what: string): void {
+  if (text.length > MAX_WHERE_LENGTH) throw formulaError('too_long', `'${what}' is longer than ${MAX_WHERE_LENGTH} characters`);
 }
 
-function checkDepth(ast: Expr): void {
+function checkDepth(ast: Expr, what: string): void {
   const deep = nodeBeyondDepth(ast, MAX_WHERE_DEPTH);
-  if (deep) throw formulaError('too_deep', `'where' nests too deeply (more than ${MAX_WHERE_DEPTH} levels)`, positionOf(deep));
+  if (deep) throw formulaError('too_deep', `'${what}' nests too deeply (more than ${MAX_WHERE_DEPTH} levels)`, positionOf(deep));
 }
 
 /** Parses and checks a `where` against the view it reads; it must type to boolean. */
-export function checkWhere(text: string, view: ViewShape, model: SchemaModel): CheckedFormula {
-  checkLength(text);
+export function checkWhere(text: string, view: ViewShape, model: SchemaModel, what = 'where'): CheckedFormula {
+  checkLength(text, what);
   const parsed = parseFormula(text);
-  checkDepth(parsed);
+  checkDepth(parsed, what);
   const checked = checkFormula(inlineComputed(parsed, view), { entity: view.entity, model, maxDepth: view.options.maxExpandDepth });
   if (checked.type !== 'boolean') {
-    throw formulaError('type_mismatch', `'where' must be a boolean condition, got ${checked.type}`, positionOf(checked.ast));
+    throw formulaError('type_mismatch', `'${what}' must be a boolean condition, got ${checked.type}`, positionOf(checked.ast));
   }
   return checked;
 }
@@ -97,21 +97,22 @@ export function wherePredicate(checked: CheckedFormula, hops: readonly string[],
 const CHECKED_PER_VIEW = 256;
 const checkedByView = new WeakMap<ViewShape, Map<string, CheckedFormula>>();
 
-function checkWhereCached(text: string, view: ViewShape, model: SchemaModel): CheckedFormula {
+function checkWhereCached(text: string, view: ViewShape, model: SchemaModel, what: string): CheckedFormula {
   const cache = checkedByView.get(view) ?? new Map<string, CheckedFormula>();
   checkedByView.set(view, cache);
   const hit = cache.get(text);
   if (hit) return hit;
-  const checked = checkWhere(text, view, model);
+  const checked = checkWhere(text, view, model, what);
   if (cache.size >= CHECKED_PER_VIEW) cache.clear();
   cache.set(text, checked);
   return checked;
 }
 
 /** The plan step: the request's `where` on the root, its joins registered. */
-export function planWhere(scope: ReadScope, joins: JoinRegistry, text: string | undefined): Predicate[] {
+/** `what` names the parameter in messages: `where`, or `expandWhere[orders]` for an array's items. */
+export function planWhere(scope: ReadScope, joins: JoinRegistry, text: string | undefined, what = 'where'): Predicate[] {
   if (text === undefined) return [];
-  const checked = checkWhereCached(text, scope.root, scope.model);
+  const checked = checkWhereCached(text, scope.root, scope.model, what);
   const predicate = wherePredicate(checked, [], scope.policy.rowPredicates(scope.root.entity));
   if (predicate.target.kind === 'computed') requireFormulaJoins(joins, [], predicate.target.computed);
   return [predicate];

@@ -147,6 +147,12 @@ describe.each(vendors)('one-to-many expansion on $name', (target) => {
     expect(res.body.error.details.position).toMatchObject({ offset: 0, line: 1, column: 1 });
   });
 
+  it('an expandWhere that is not boolean, or too long, names expandWhere[path]', async () => {
+    expectError(await ws.call('GET', ws.records('/customers?expand=orders&expandWhere[orders]=amount')), 400, 'INVALID_FORMULA', 'expandWhere[orders]');
+    const long = `status = '${'x'.repeat(4100)}'`;
+    expectError(await ws.call('GET', ws.records(`/customers?expand=orders&fields=id&expandWhere[orders]=${encodeURIComponent(long)}`)), 400, 'INVALID_FORMULA', 'expandWhere[orders]');
+  });
+
   it('a bad expandSort or expandWhere is 400 even when fields leaves the array out', async () => {
     const bad = '/customers?expand=orders&fields=id';
     expectError(await ws.call('GET', ws.records(`${bad}&expandSort[orders]=nope`)), 400, 'BAD_REQUEST', 'nope');
