@@ -9,6 +9,7 @@ import { rename, rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { Readable, Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { failure } from './http-failure.ts';
 
 export interface ExportArgs {
   /** An entity name (with org and ws) or a view slug (without). */
@@ -57,16 +58,6 @@ function exportPath(args: ExportArgs): string {
   query.set('format', args.format);
   const base = args.org && args.ws ? `/api/v1/${encodeURIComponent(args.org)}/${encodeURIComponent(args.ws)}/${encodeURIComponent(args.target)}` : `/api/data/${encodeURIComponent(args.target)}`;
   return `${base}?${query.toString()}`;
-}
-
-async function failure(response: Response): Promise<Error> {
-  const text = await response.text();
-  try {
-    const body = JSON.parse(text) as { error?: { code?: string; message?: string } };
-    return new Error(`${response.status} ${body.error?.code ?? ''}: ${body.error?.message ?? text}`);
-  } catch {
-    return new Error(`${response.status}: ${text.slice(0, 200)}`);
-  }
 }
 
 /** An NDJSON export that failed after its first bytes ends with `{"event":"error",…}`. */

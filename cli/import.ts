@@ -8,6 +8,7 @@ import { basename, dirname, extname, join, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ProgressBar } from './progress.ts';
+import { failure } from './http-failure.ts';
 
 export interface ImportArgs {
   readonly file: string;
@@ -29,16 +30,6 @@ const TYPES: Record<string, string> = { '.tsv': 'text/tab-separated-values', '.t
 
 async function api(args: ImportArgs, path: string, init: RequestInit = {}): Promise<Response> {
   return fetch(`${args.url}${path}`, { ...init, headers: { authorization: `Bearer ${args.token}`, ...(init.headers ?? {}) } });
-}
-
-async function failure(response: Response): Promise<Error> {
-  const text = await response.text();
-  try {
-    const body = JSON.parse(text) as { error?: { code?: string; message?: string } };
-    return new Error(`${response.status} ${body.error?.code ?? ''}: ${body.error?.message ?? text}`);
-  } catch {
-    return new Error(`${response.status}: ${text.slice(0, 200)}`);
-  }
 }
 
 /** A saved mapping is named on the command line; the API takes its id. */
