@@ -9,10 +9,9 @@ import { migrationBlocksReads } from './expand.ts';
 import { targetName, targetType } from './filter-values.ts';
 import { JoinRegistry } from './joins.ts';
 import type { JoinNode, Predicate, ReadScope, Target, ViewShape } from './plan.ts';
-import { planFilter } from './plan-filter.ts';
+import { rowConditions } from './plan-filter.ts';
 import { requireFormulaJoins, resolveTarget, viewAt } from './resolve.ts';
 import type { SortDirection } from './request.ts';
-import { planWhere } from './where.ts';
 import { metricKey, type AggregateRequest, type AggregateSortRequest, type MetricKind, type MetricRequest } from './aggregate-request.ts';
 
 export interface GroupKey {
@@ -121,11 +120,7 @@ export function planAggregate(scope: ReadScope, request: AggregateRequest): Aggr
   const joins = new JoinRegistry(scope);
   const groups = request.groupBy.map((path) => planGroup(scope, joins, path));
   const metrics = request.metrics.map((metric) => planMetric(scope, joins, metric));
-  const where = [
-    ...scope.policy.rowPredicates(scope.root.entity),
-    ...request.filters.map((filter) => planFilter(scope, joins, filter)),
-    ...planWhere(scope, joins, request.where),
-  ];
+  const where = rowConditions(scope, joins, { filters: request.filters, where: request.where });
   return {
     root: scope.root,
     joins: joins.joins,

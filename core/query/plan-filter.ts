@@ -10,6 +10,7 @@ import { arrayLink, type JoinRegistry } from './joins.ts';
 import type { ExistsPlan, Predicate, ReadScope } from './plan.ts';
 import type { FilterRequest } from './request.ts';
 import { relatedScope, requireFormulaJoins, resolveTarget } from './resolve.ts';
+import { planWhere } from './where.ts';
 
 /** The first one-to-many hop of `path` reached through many-to-one hops only, or null. */
 function firstArrayHop(scope: ReadScope, path: readonly string[]): { at: number; relationship: Relationship } | null {
@@ -55,4 +56,22 @@ export function refuseArraySort(scope: ReadScope, path: readonly string[], what:
   if (hop) {
     throw badRequest(`${what}: '${path.join('.')}' runs through the one-to-many relationship '${hop.relationship.name}'; sort by fields of the record or of its many-to-one relationships`);
   }
+}
+
+/** What narrows the rows of a read besides the row policy. `whereLabel` names `where` in messages. */
+export interface RowNarrowing {
+  readonly extra?: readonly Predicate[];
+  readonly filters: readonly FilterRequest[];
+  readonly where: string | undefined;
+  readonly whereLabel?: string;
+}
+
+/** The conditions every row of a read (list, array items, aggregate) must meet, ANDed: policy first. */
+export function rowConditions(scope: ReadScope, joins: JoinRegistry, narrowing: RowNarrowing): Predicate[] {
+  return [
+    ...scope.policy.rowPredicates(scope.root.entity),
+    ...(narrowing.extra ?? []),
+    ...narrowing.filters.map((filter) => planFilter(scope, joins, filter)),
+    ...planWhere(scope, joins, narrowing.where, narrowing.whereLabel),
+  ];
 }

@@ -11,7 +11,7 @@ import { buildNode, planSelection, type Selection } from './plan-output.ts';
 import { joinsUnder, migrationBlocksReads, planExpansions, viewAlong, type Expansions } from './expand.ts';
 import { DEFAULT_ARRAY_SIZE, type ArrayRequests, type FilterRequest, type ReadRequest, type SortRequest } from './request.ts';
 import { relatedScope, requireFormulaJoins, resolveTarget, viewAt } from './resolve.ts';
-import { planFilter, refuseArraySort } from './plan-filter.ts';
+import { refuseArraySort, rowConditions } from './plan-filter.ts';
 import { planWhere } from './where.ts';
 
 function splitPaths(names: readonly string[] | null): string[][] | null {
@@ -80,12 +80,8 @@ function planStatement(scope: ReadScope, tree: Tree, read: StatementRead, select
     viewOf: (path) => viewAt(scope, joins, path),
     planArray: (path, relationship, items) => planArray(scope, joins, tree, path, relationship, items),
   }, [], selection);
-  const where = [
-    ...scope.policy.rowPredicates(scope.root.entity),
-    ...read.extra,
-    ...read.filters.map((filter) => planFilter(scope, joins, filter)),
-    ...planWhere(scope, joins, read.where, tree.base.length > 0 ? `expandWhere[${tree.base.join('.')}]` : 'where'),
-  ];
+  const whereLabel = tree.base.length > 0 ? `expandWhere[${tree.base.join('.')}]` : 'where';
+  const where = rowConditions(scope, joins, { extra: read.extra, filters: read.filters, where: read.where, whereLabel });
   return {
     root: scope.root,
     joins: joins.joins,

@@ -1,8 +1,8 @@
 /** Record endpoints (spec "Record endpoints"): thin mapping from HTTP to core. */
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { readScope, getRecord, listRecords } from '../../core/query/read.ts';
-import { LIST_QUERY, parseReadRequest, type QueryParams } from '../../core/query/parse-request.ts';
+import { readScope, getRecord } from '../../core/query/read.ts';
+import { parseReadRequest, type QueryParams } from '../../core/query/parse-request.ts';
 import { aggregateRecords } from '../../core/query/aggregate.ts';
 import { parseAggregateRequest } from '../../core/query/aggregate-request.ts';
 import { createRecord, deleteRecord, updateRecord } from '../../core/write/records.ts';
@@ -10,7 +10,7 @@ import { jsonBody } from '../middleware/json-body.ts';
 import type { Services } from '../shared/services.ts';
 import { dataAccess } from './context.ts';
 import { param } from './params.ts';
-import { exportFormat, listQuery, respondWithExport } from './export.ts';
+import { answerList } from './export.ts';
 
 function params(ctx: Context): { org: string; ws: string; entity: string; id: string } {
   return { org: param(ctx, 'org'), ws: param(ctx, 'ws'), entity: param(ctx, 'entity'), id: param(ctx, 'id') };
@@ -24,10 +24,7 @@ export function recordRoutes(services: Services): Router {
   router.get('/:entity', async (ctx) => {
     const p = params(ctx);
     const { runtime, policies } = await dataAccess(ctx, services, p.org, p.ws, false);
-    const scope = readScope(runtime, runtime.entity(p.entity).name, policies.read);
-    const format = exportFormat(ctx);
-    if (format) return respondWithExport(ctx, runtime, scope, format);
-    ctx.body = await listRecords(runtime.database, scope, parseReadRequest(listQuery(ctx) as QueryParams, LIST_QUERY), options);
+    await answerList(ctx, runtime, readScope(runtime, runtime.entity(p.entity).name, policies.read), options);
   });
 
   // Registered before get-by-id, which would otherwise take 'aggregate' for a record id (docs/decisions.md).

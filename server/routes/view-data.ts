@@ -2,16 +2,16 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import { notFound } from '../../core/errors.ts';
-import { LIST_QUERY, parseReadRequest, type QueryParams } from '../../core/query/parse-request.ts';
+import type { QueryParams } from '../../core/query/parse-request.ts';
 import type { ReadScope } from '../../core/query/plan.ts';
-import { listRecords, readScope } from '../../core/query/read.ts';
+import { readScope } from '../../core/query/read.ts';
 import { aggregateRecords } from '../../core/query/aggregate.ts';
 import { parseAggregateRequest } from '../../core/query/aggregate-request.ts';
 import type { WorkspaceRuntime } from '../../core/workspace/runtime.ts';
 import type { Services } from '../shared/services.ts';
 import { dataAccessById, requireBearer } from './context.ts';
 import { param } from './params.ts';
-import { exportFormat, listQuery, respondWithExport } from './export.ts';
+import { answerList } from './export.ts';
 
 /** The view named by the path, read by the caller: its workspace runtime and its scope (the view's computed columns). */
 async function viewRead(ctx: Context, services: Services): Promise<{ runtime: WorkspaceRuntime; scope: ReadScope }> {
@@ -29,9 +29,7 @@ export function viewDataRoutes(services: Services): Router {
 
   router.get('/:viewSlug', async (ctx) => {
     const { runtime, scope } = await viewRead(ctx, services);
-    const format = exportFormat(ctx);
-    if (format) return respondWithExport(ctx, runtime, scope, format);
-    ctx.body = await listRecords(runtime.database, scope, parseReadRequest(listQuery(ctx) as QueryParams, LIST_QUERY), options);
+    await answerList(ctx, runtime, scope, options);
   });
 
   router.get('/:viewSlug/aggregate', async (ctx) => {
