@@ -7,24 +7,17 @@
  * floors are still measured.
  */
 import { isDeepStrictEqual } from 'node:util';
-import type pg from 'pg';
 import { captureStatements, send } from './capture-sql.ts';
-import { httpSide, measureSides, sqlSide, type Side, type Timing } from './compare.ts';
+import { httpSide, measureSides, sqlSide, type Side } from './compare.ts';
 import { runExport16 } from './export16.ts';
 import { ordersByStatus } from './floor-aggregate.ts';
-import type { KoaFloor } from './floor-koa.ts';
 import type { ExportResult, ResultH } from './report16.ts';
 import { AGGREGATE_PATH, type Group16 } from './scenarios16.ts';
-import type { BenchService } from './service.ts';
+import type { Bench15 } from './issue15.ts';
 
-export interface Bench16 {
+/** What issue 15's scenarios get, and the bench database's URL (the export's COPY floor opens its own client). */
+export interface Bench16 extends Bench15 {
   readonly databaseUrl: string;
-  readonly service: BenchService;
-  readonly floor: KoaFloor;
-  readonly pool: pg.Pool;
-  readonly connections: number;
-  readonly timing: Timing;
-  log(message: string): void;
 }
 
 export interface Results16 {
