@@ -72,11 +72,12 @@ describe.each(vendors)('one-to-many expansion on $name', (target) => {
 
   it('a chain through a junction: expand=orders,orders.product', async () => {
     const { data } = await list('/customers?expand=orders,orders.product&sort=id&size=3');
-    for (const customer of data) {
-      for (const order of customer.orders as Row[]) {
-        if (order.productId === null) expect(order.product).toBeNull();
-        else expect((order.product as Row).id).toBe(order.productId);
-      }
+    const orders = data.flatMap((customer) => customer.orders as Row[]);
+    // The loop below must see products, or it proves nothing.
+    expect(orders.filter((order) => order.productId !== null).length).toBeGreaterThan(0);
+    for (const order of orders) {
+      if (order.productId === null) expect(order.product).toBeNull();
+      else expect((order.product as Row).id).toBe(order.productId);
     }
   });
 
