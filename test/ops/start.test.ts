@@ -20,10 +20,26 @@ function freePort(): Promise<number> {
 
 interface Started {
   child: ChildProcess;
+  port: number;
   output: () => string;
 }
 
-async function start(dataDir: string, port: number): Promise<Started> {
+/**
+ * A port free a moment ago can be taken before the child binds it: other suites running beside
+ * this one open outgoing connections from the same ephemeral range. Such a start is tried again
+ * on another port; any other early exit is a failure.
+ */
+async function start(dataDir: string): Promise<Started> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOn(dataDir, await freePort());
+    } catch (error) {
+      if (attempt >= 5 || !String(error).includes('is already in use')) throw error;
+    }
+  }
+}
+
+async function startOn(dataDir: string, port: number): Promise<Started> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     cwd: ROOT,
     env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn', ADMIN_TOKEN: '', CONTROL_DATABASE_URL: '', DEMO: '', SHUTDOWN_DRAIN_SECONDS: '0' },
@@ -37,7 +53,7 @@ async function start(dataDir: string, port: number): Promise<Started> {
     if (child.exitCode !== null) throw new Error(`exited early: ${out}`);
     await new Promise((r) => setTimeout(r, 100));
   }
-  return { child, output: () => out };
+  return { child, port, output: () => out };
 }
 
 function stop(child: ChildProcess): Promise<number | null> {
@@ -56,8 +72,8 @@ describe('npm start on a fresh clone', () => {
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
   it('serves the demo, prints the key and where the admin token is, stops cleanly on SIGTERM, and a second start reuses the data', async () => {
-    const port = await freePort();
-    const first = await start(dataDir, port);
+    const first = await start(dataDir);
+    const port = first.port;
     const output = first.output();
     expect(output).toContain(`http://127.0.0.1:${port}`);
     // stdout is a pipe here, not a terminal: the token stays in the owner-only credentials file.
@@ -77,9 +93,9 @@ describe('npm start on a fresh clone', () => {
     expect(body.data[0]?.customer.region).toBeTruthy();
     expect(await stop(first.child)).toBe(0);
 
-    const second = await start(dataDir, port);
+    const second = await start(dataDir);
     expect(apiKeyOf(second.output())).toBe(key);
-    const again = await fetch(`http://127.0.0.1:${port}/api/v1/demo/demo/orders?count=exact&size=1`, { headers: { authorization: `Bearer ${key}` } });
+    const again = await fetch(`http://127.0.0.1:${second.port}/api/v1/demo/demo/orders?count=exact&size=1`, { headers: { authorization: `Bearer ${key}` } });
     expect(((await again.json()) as { meta: { totalElements: number } }).meta.totalElements).toBe(60);
     expect(await stop(second.child)).toBe(0);
   }, 240_000);
