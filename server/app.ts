@@ -1,6 +1,7 @@
 /** createApp: the Koa application with its middleware and routes, no listening. */
 import Router from '@koa/router';
 import Koa from 'koa';
+import { adminAppMiddleware } from '../plugins/admin-app/serve.ts';
 import { requestMetrics } from '../plugins/metrics/middleware.ts';
 import { recordPools } from '../plugins/metrics/observers.ts';
 import type { ServiceMetrics } from '../plugins/metrics/registry.ts';
@@ -31,6 +32,8 @@ export interface AppOptions {
   readonly metrics?: ServiceMetrics;
   /** METRICS_TOKEN: the bearer token /metrics asks for; absent: /metrics is open. */
   readonly metricsToken?: string;
+  /** Serve the admin application at /admin/ (ADMIN_APP); absent: served. */
+  readonly adminApp?: boolean;
 }
 
 export function createApp(services: Services, options: AppOptions = {}): Koa {
@@ -45,6 +48,7 @@ export function createApp(services: Services, options: AppOptions = {}): Koa {
   if (cors) app.use(cors);
   app.use(errorMiddleware());
   if (services.rateLimiter) app.use(rateLimitMiddleware(services.rateLimiter));
+  if (options.adminApp ?? true) app.use(adminAppMiddleware());
   // One router holding every route: a single dispatch per request instead of one per module.
   const root = new Router();
   for (const router of [

@@ -42,6 +42,8 @@ export interface Config {
   readonly rateLimit: RateLimitOptions | undefined;
   /** METRICS_TOKEN: GET /metrics asks for it as a bearer token; undefined: /metrics is open. */
   readonly metricsToken: string | undefined;
+  /** ADMIN_APP=on|off: serve the admin application at /admin/ (on by default). */
+  readonly adminApp: boolean;
 }
 
 export type ConfigResult = { readonly ok: true; readonly config: Config } | { readonly ok: false; readonly problems: readonly string[] };
@@ -168,6 +170,7 @@ export function readConfig(env: Env, writableDir: (dir: string) => string | unde
     drainMs: reader.integer('SHUTDOWN_DRAIN_SECONDS', 5, 0, 300) * 1000,
     rateLimit: rateLimit(reader),
     metricsToken: metricsToken(reader),
+    adminApp: reader.oneOf('ADMIN_APP', ['on', 'off'], 'on') === 'on',
   };
   const dirProblem = writableDir(config.dataDir);
   if (dirProblem) reader.problems.push(dirProblem);

@@ -26,6 +26,7 @@ function adminTokenLine(config: Config, service: RunningService): string {
 
 function banner(config: Config, service: RunningService): string {
   const lines = [`Workspace Data API listening on ${service.url}`, `  admin token:        ${adminTokenLine(config, service)}`];
+  if (config.adminApp) lines.push(`  admin app:          ${service.url}/admin/ (sign in with the admin token or an API key)`);
   if (service.demo) {
     lines.push(
       `  demo API key:       ${service.demo.apiKey}`,
@@ -58,6 +59,7 @@ try {
     controlConnectTimeoutMs: config.controlConnectTimeoutMs,
     ...(config.rateLimit ? { rateLimit: config.rateLimit } : {}),
     ...(config.metricsToken ? { metricsToken: config.metricsToken } : {}),
+    adminApp: config.adminApp,
   });
 } catch (error) {
   if (error instanceof StartupError) fail([error.message], 1);

@@ -59,6 +59,8 @@ export interface StartOptions {
   readonly rateLimit?: RateLimitOptions;
   /** METRICS_TOKEN: the bearer token GET /metrics asks for; absent: /metrics is open. */
   readonly metricsToken?: string;
+  /** Serve the admin application at /admin/ (ADMIN_APP); absent: served. */
+  readonly adminApp?: boolean;
 }
 
 export interface RunningService {
@@ -148,7 +150,7 @@ export async function startService(options: StartOptions = {}): Promise<RunningS
   const demo = options.demo ? await seedDemo(services, embedded, options.dataDir, admin.token) : undefined;
   const credentialsFile = keepAdminToken(options.dataDir, admin.token, options.adminToken, demo);
   const limits = { ...DEFAULT_HTTP_LIMITS, ...options.http };
-  const server = createHttpServer(createApp(services, { corsOrigins: options.corsOrigins ?? [], metrics, ...(options.metricsToken ? { metricsToken: options.metricsToken } : {}), ...(options.trustProxy === undefined ? {} : { trustProxy: options.trustProxy }) }).callback(), limits, logger);
+  const server = createHttpServer(createApp(services, { corsOrigins: options.corsOrigins ?? [], metrics, ...(options.metricsToken ? { metricsToken: options.metricsToken } : {}), ...(options.trustProxy === undefined ? {} : { trustProxy: options.trustProxy }), ...(options.adminApp === undefined ? {} : { adminApp: options.adminApp }) }).callback(), limits, logger);
   const port = await listen(server, options.port ?? 0, options.host ?? '127.0.0.1');
   const url = `http://${options.host ?? '127.0.0.1'}:${port}`;
   listeningUrl = url;

@@ -7,18 +7,34 @@ import { render } from '../sql.ts';
 import type { WorkspaceRuntime } from '../workspace/runtime.ts';
 import type { ViewRecord } from '../workspace/types.ts';
 import { compileRead } from './compile-read.ts';
-import { NO_POLICY, type ComputedField, type Predicate } from './plan.ts';
+import { NO_POLICY, type ComputedField, type Predicate, type ReadScope } from './plan.ts';
 import { planRead } from './plan-read.ts';
-import { readScope } from './read.ts';
+import { listRecords, readScope } from './read.ts';
+import type { JsonRecord } from './assemble.ts';
 import { DEFAULT_PAGE_SIZE, type ReadRequest } from './request.ts';
 
-export async function probeComputedField(runtime: WorkspaceRuntime, view: ViewRecord, field: ComputedField): Promise<void> {
+/** The view as it will be once the column is saved: the new expression replaces any old one of that name. */
+function scopeWith(runtime: WorkspaceRuntime, view: ViewRecord, field: ComputedField): ReadScope {
   const base = readScope(runtime, view.entity, NO_POLICY, view.uuid);
-  // The view as it will be once the column is saved: the new expression replaces any old one of that name.
   const computed = [...base.root.computed.filter((c) => c.fieldName !== field.fieldName), field];
-  const scope = { ...base, root: { ...base.root, computed } };
+  return { ...base, root: { ...base.root, computed } };
+}
+
+export async function probeComputedField(runtime: WorkspaceRuntime, view: ViewRecord, field: ComputedField): Promise<void> {
+  const scope = scopeWith(runtime, view, field);
   const request: ReadRequest = { page: 0, size: DEFAULT_PAGE_SIZE, sort: [], expand: [], fields: [[field.fieldName]], filters: [], count: 'none' };
-  const noRow: Predicate = { target: { kind: 'field', hops: [], field: base.root.entity.idField }, op: 'never', value: null };
+  const noRow: Predicate = { target: { kind: 'field', hops: [], field: scope.root.entity.idField }, op: 'never', value: null };
   const { dialect, driver } = runtime.database;
   await driver.query(render(compileRead(planRead(scope, request, { where: [noRow] }), dialect).page, dialect.sql));
+}
+
+/**
+ * The first `size` rows of the view (in id order) with the unsaved column's value beside the id:
+ * the admin application's preview while a formula is typed. Owner access, like saving the column.
+ */
+export async function previewComputedField(runtime: WorkspaceRuntime, view: ViewRecord, field: ComputedField, size: number): Promise<JsonRecord[]> {
+  const scope = scopeWith(runtime, view, field);
+  const id = scope.root.entity.idField.name;
+  const request: ReadRequest = { page: 0, size, sort: [{ path: [id], direction: 'asc' }], expand: [], fields: [[id], [field.fieldName]], filters: [], count: 'none' };
+  return (await listRecords(runtime.database, scope, request, { estimateThreshold: 0, cursorSecret: '' })).data;
 }
