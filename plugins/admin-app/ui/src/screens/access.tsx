@@ -1,0 +1,13 @@
+/** Not built yet (issue 17): the routes exist; this screen says where to find them. */
+import type { WorkspaceProps } from '../app.tsx';
+
+export function AccessScreen({ org, ws }: WorkspaceProps) {
+  return (
+    <>
+      <h1>Access</h1>
+      <p>
+        This screen of <code>{org}/{ws}</code> is not built yet; the README shows the HTTP routes it will use.
+      </p>
+    </>
+  );
+}

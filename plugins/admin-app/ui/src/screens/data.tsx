@@ -1,0 +1,220 @@
+/**
+ * Screen 2 (DESIGN §15): a grid per entity with paging, sort by header, filters per column type,
+ * the `where` box, and create / edit / delete with problems shown at the field.
+ */
+import { useState } from 'preact/hooks';
+import { api, ApiFailure, message, recordsBase } from '../lib/api.ts';
+import { loadSchema, operatorsFor, type EntityInfo } from '../lib/schema.ts';
+import { useLoad } from '../lib/use-load.ts';
+import type { WorkspaceProps } from '../app.tsx';
+import { DataTable, type Row, type SortState } from '../components/data-table.tsx';
+import { EntityPicker } from '../components/entity-picker.tsx';
+import { described, ErrorNote, Field } from '../components/field.tsx';
+import { RecordForm } from './record-form.tsx';
+import { WhereBox, type WhereError } from './where-box.tsx';
+
+interface Filter {
+  readonly field: string;
+  readonly op: string;
+  readonly value: string;
+}
+
+interface Query {
+  readonly page: number;
+  readonly size: number;
+  readonly sort?: SortState | undefined;
+  readonly filters: readonly Filter[];
+  readonly where: string;
+}
+
+interface ListMeta {
+  readonly page?: number | null;
+  readonly totalElements?: number | null;
+  readonly totalPages?: number | null;
+  readonly countMode?: string;
+}
+
+function queryString(query: Query): string {
+  const params = new URLSearchParams({ page: String(query.page), size: String(query.size) });
+  if (query.sort) params.set('sort', `${query.sort.field},${query.sort.direction}`);
+  for (const f of query.filters) params.append(`filter[${f.field}.${f.op}]`, f.op === 'isNull' ? f.value || 'true' : f.value);
+  if (query.where) params.set('where', query.where);
+  return params.toString();
+}
+
+function FilterForm({ entity, onAdd }: { readonly entity: EntityInfo; readonly onAdd: (filter: Filter) => void }) {
+  const [field, setField] = useState(entity.fields[0]?.name ?? '');
+  const type = entity.fields.find((f) => f.name === field)?.type ?? 'text';
+  const operators = operatorsFor(type);
+  const [op, setOp] = useState('eq');
+  const [value, setValue] = useState('');
+  const chosenOp = operators.includes(op) ? op : 'eq';
+  return (
+    <form
+      aria-label="Add a filter"
+      onSubmit={(e) => {
+        e.preventDefault();
+        onAdd({ field, op: chosenOp, value });
+        setValue('');
+      }}
+    >
+      <Field id="filter-field" label="Filter field">
+        <select id="filter-field" value={field} onChange={(e) => setField(e.currentTarget.value)}>
+          {entity.fields.map((f) => (
+            <option key={f.name} value={f.name}>
+              {f.name} ({f.type})
+            </option>
+          ))}
+        </select>
+      </Field>
+      <Field id="filter-op" label="Operator">
+        <select id="filter-op" value={chosenOp} onChange={(e) => setOp(e.currentTarget.value)}>
+          {operators.map((o) => (
+            <option key={o} value={o}>
+              {o}
+            </option>
+          ))}
+        </select>
+      </Field>
+      <Field id="filter-value" label="Value" hint={chosenOp === 'in' || chosenOp === 'nin' ? 'comma-separated' : undefined}>
+        <input {...described('filter-value', undefined, chosenOp === 'in' || chosenOp === 'nin')} value={value} onInput={(e) => setValue(e.currentTarget.value)} />
+      </Field>
+      <button type="submit">Add filter</button>
+    </form>
+  );
+}
+
+function Pager({ query, meta, onPage }: { readonly query: Query; readonly meta: ListMeta | undefined; readonly onPage: (page: number) => void }) {
+  const pages = meta?.totalPages ?? null;
+  return (
+    <nav class="toolbar" aria-label="Pages">
+      <button type="button" class="secondary" disabled={query.page === 0} onClick={() => onPage(query.page - 1)}>
+        Previous page
+      </button>
+      <span role="status">
+        Page {query.page + 1}
+        {pages !== null ? ` of ${Math.max(pages, 1)}` : ''}
+        {meta?.totalElements !== undefined && meta.totalElements !== null ? ` · ${meta.totalElements} rows (${meta.countMode ?? 'exact'})` : ''}
+      </span>
+      <button type="button" class="secondary" disabled={pages !== null && query.page + 1 >= pages} onClick={() => onPage(query.page + 1)}>
+        Next page
+      </button>
+    </nav>
+  );
+}
+
+function Grid({ org, ws, entity }: { readonly org: string; readonly ws: string; readonly entity: EntityInfo }) {
+  const base = `${recordsBase(org, ws)}/${encodeURIComponent(entity.name)}`;
+  const [query, setQuery] = useState<Query>({ page: 0, size: 20, filters: [], where: '' });
+  const [editing, setEditing] = useState<Row | 'new'>();
+  const [confirming, setConfirming] = useState<unknown>();
+  const [actionError, setActionError] = useState<string>();
+  const list = useLoad(async () => {
+    try {
+      const answer = await api<Row[]>('GET', `${base}?${queryString(query)}`);
+      return { rows: answer.data, meta: answer.meta as ListMeta | undefined };
+    } catch (error) {
+      if (error instanceof ApiFailure && error.code === 'INVALID_FORMULA' && query.where) {
+        return { rows: [] as Row[], meta: undefined, whereError: { message: error.message, position: error.position(), text: query.where } satisfies WhereError };
+      }
+      throw error;
+    }
+  }, [base, queryString(query)]);
+  const idField = entity.fields.find((f) => f.primaryKey)?.name ?? 'id';
+  const rows = list.value?.rows ?? [];
+  const names = [...new Set([...entity.fields.map((f) => f.name), ...rows.flatMap((r) => Object.keys(r))])];
+  const fields = names.map((name) => ({ name, label: name }));
+  const sortBy = (field: string) =>
+    setQuery({ ...query, page: 0, sort: { field, direction: query.sort?.field === field && query.sort.direction === 'asc' ? 'desc' : 'asc' } });
+
+  async function remove(id: unknown) {
+    try {
+      await api('DELETE', `${base}/${encodeURIComponent(String(id))}`);
+      setConfirming(undefined);
+      list.reload();
+    } catch (error) {
+      setActionError(message(error));
+    }
+  }
+
+  return (
+    <>
+      <WhereBox value={query.where} error={list.value && 'whereError' in list.value ? list.value.whereError : undefined} onApply={(where) => setQuery({ ...query, page: 0, where })} />
+      <FilterForm entity={entity} onAdd={(filter) => setQuery({ ...query, page: 0, filters: [...query.filters, filter] })} />
+      {query.filters.length > 0 && (
+        <ul class="chips" aria-label="Filters">
+          {query.filters.map((f, index) => (
+            <li key={index}>
+              {f.field} {f.op} {f.value}
+              <button type="button" class="secondary" aria-label={`Remove filter ${f.field} ${f.op} ${f.value}`} onClick={() => setQuery({ ...query, page: 0, filters: query.filters.filter((_, i) => i !== index) })}>
+                ×
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <div class="toolbar">
+        <button type="button" onClick={() => setEditing('new')}>
+          New {entity.name} record
+        </button>
+      </div>
+      {editing && (
+        <RecordForm
+          key={editing === 'new' ? 'new' : String(editing[idField])}
+          entity={entity}
+          base={base}
+          {...(editing === 'new' ? {} : { record: editing })}
+          onCancel={() => setEditing(undefined)}
+          onDone={() => {
+            setEditing(undefined);
+            list.reload();
+          }}
+        />
+      )}
+      <ErrorNote error={list.error ?? actionError} />
+      <DataTable
+        caption={`${entity.name}: page ${query.page + 1}`}
+        fields={fields}
+        rows={rows}
+        sort={query.sort}
+        onSort={sortBy}
+        actions={(row) =>
+          confirming === row[idField] ? (
+            <>
+              <button type="button" class="danger" onClick={() => remove(row[idField])}>
+                Confirm delete {String(row[idField])}
+              </button>
+              <button type="button" class="secondary" onClick={() => setConfirming(undefined)}>
+                Cancel
+              </button>
+            </>
+          ) : (
+            <>
+              <button type="button" class="secondary" aria-label={`Edit ${entity.name} ${String(row[idField])}`} onClick={() => setEditing(row)}>
+                Edit
+              </button>
+              <button type="button" class="danger" aria-label={`Delete ${entity.name} ${String(row[idField])}`} onClick={() => setConfirming(row[idField])}>
+                Delete
+              </button>
+            </>
+          )
+        }
+      />
+      <Pager query={query} meta={list.value?.meta} onPage={(page) => setQuery({ ...query, page })} />
+    </>
+  );
+}
+
+export function DataScreen({ org, ws, entity }: WorkspaceProps) {
+  const schema = useLoad(() => loadSchema(org, ws), [org, ws]);
+  const entities = schema.value ?? [];
+  const current = entities.find((e) => e.name === entity) ?? entities[0];
+  return (
+    <>
+      <h1>Data{current ? `: ${current.name}` : ''}</h1>
+      <ErrorNote error={schema.error} />
+      <EntityPicker org={org} ws={ws} screen="data" entities={entities} current={current?.name} />
+      {current && <Grid key={current.name} org={org} ws={ws} entity={current} />}
+    </>
+  );
+}
