@@ -92,7 +92,8 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '^(node_modules|test|bench|dist)/' },
+    // The admin application's built bundle (plugins/admin-app/ui/dist) is output, not source.
+    exclude: { path: '^(node_modules|test|bench|dist)/|^plugins/admin-app/ui/dist/' },
     // Type-only imports count: a type import that points up is still an upward dependency.
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },

@@ -2,15 +2,9 @@
 import type { ComponentType } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { forgetSession, loadSession, saveSession, type Session } from './lib/session.ts';
-import { href, useRoute, type Route, type WorkspaceScreen } from './lib/route.ts';
+import { href, useRoute, type Route, type WorkspaceProps, type WorkspaceScreen } from './lib/route.ts';
 import { SignIn } from './screens/sign-in.tsx';
 import { Orgs } from './screens/orgs.tsx';
-
-export interface WorkspaceProps {
-  readonly org: string;
-  readonly ws: string;
-  readonly entity: string | undefined;
-}
 
 /** Screens past the first load on demand, so the first screen stays small. */
 const SCREENS: Record<WorkspaceScreen, { label: string; load: () => Promise<ComponentType<WorkspaceProps>> }> = {

@@ -3,6 +3,7 @@
  * the error envelope (`{error: {code, message, details}}`), so screens can show a field's
  * problem at the field and a formula's at its position.
  */
+import type { FormulaPosition } from './formula-marks.ts';
 import { loadSession } from './session.ts';
 
 export interface FieldProblem {
@@ -10,11 +11,7 @@ export interface FieldProblem {
   readonly message: string;
 }
 
-export interface FormulaPosition {
-  readonly offset: number;
-  readonly line: number;
-  readonly column: number;
-}
+export type { FormulaPosition };
 
 export class ApiFailure extends Error {
   constructor(

@@ -3,7 +3,12 @@
  * character (gate 1, the checker) or the start (gate 2: the database refused the whole formula).
  * Pure, so vitest checks it without a browser (test/admin-app/formula-marks.test.ts).
  */
-import type { FormulaPosition } from './api.ts';
+/** Where the service says a formula went wrong (`details.position` of INVALID_FORMULA). */
+export interface FormulaPosition {
+  readonly offset: number;
+  readonly line: number;
+  readonly column: number;
+}
 
 export interface FormulaMark {
   readonly from: number;

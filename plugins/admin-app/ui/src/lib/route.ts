@@ -11,6 +11,13 @@ export type Route =
 export const WORKSPACE_SCREENS = ['data', 'columns', 'options', 'access', 'import', 'api'] as const;
 export type WorkspaceScreen = (typeof WORKSPACE_SCREENS)[number];
 
+/** What every workspace screen is given. */
+export interface WorkspaceProps {
+  readonly org: string;
+  readonly ws: string;
+  readonly entity: string | undefined;
+}
+
 export function parseRoute(hash: string): Route {
   const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
   const [first, org, ws, screen, entity] = parts;

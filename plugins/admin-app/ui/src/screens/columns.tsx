@@ -7,7 +7,7 @@ import { useState } from 'preact/hooks';
 import { api, ApiFailure, message } from '../lib/api.ts';
 import { loadSchema, loadViews, type ViewInfo } from '../lib/schema.ts';
 import { useLoad } from '../lib/use-load.ts';
-import type { WorkspaceProps } from '../app.tsx';
+import type { WorkspaceProps } from '../lib/route.ts';
 import { DataTable, type Row } from '../components/data-table.tsx';
 import { EntityPicker } from '../components/entity-picker.tsx';
 import { described, ErrorNote, Field, Notice } from '../components/field.tsx';

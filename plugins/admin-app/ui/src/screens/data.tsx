@@ -6,7 +6,7 @@ import { useState } from 'preact/hooks';
 import { api, ApiFailure, message, recordsBase } from '../lib/api.ts';
 import { loadSchema, operatorsFor, type EntityInfo } from '../lib/schema.ts';
 import { useLoad } from '../lib/use-load.ts';
-import type { WorkspaceProps } from '../app.tsx';
+import type { WorkspaceProps } from '../lib/route.ts';
 import { DataTable, type Row, type SortState } from '../components/data-table.tsx';
 import { EntityPicker } from '../components/entity-picker.tsx';
 import { described, ErrorNote, Field } from '../components/field.tsx';

@@ -1,5 +1,5 @@
 /** Not built yet (issue 17): the routes exist; this screen says where to find them. */
-import type { WorkspaceProps } from '../app.tsx';
+import type { WorkspaceProps } from '../lib/route.ts';
 
 export function OptionsScreen({ org, ws }: WorkspaceProps) {
   return (

@@ -1,0 +1,85 @@
+/**
+ * Browser support for the admin application's suites (DESIGN §15): Debian's Chromium driven by
+ * playwright-core, headless with the flags a sandboxed root needs. Under CI=true a missing
+ * Chromium fails the suite; elsewhere the suite is skipped and says why.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { AxeBuilder } from '@axe-core/playwright';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { expect } from 'vitest';
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const UI = join(ROOT, 'plugins', 'admin-app', 'ui');
+export const OUTPUT = join(ROOT, 'test', 'admin-app', 'output');
+
+/** True when the browser suites run; throws under CI=true when Chromium is missing. */
+export function browserAvailable(): boolean {
+  if (existsSync(CHROMIUM)) return true;
+  if (process.env.CI === 'true') throw new Error(`${CHROMIUM} is missing: the admin application's browser suites are mandatory under CI=true (apt-get install -y chromium)`);
+  console.warn(`admin-app browser suites SKIPPED: ${CHROMIUM} not found (apt-get install -y chromium, or set CHROMIUM_PATH)`);
+  return false;
+}
+
+function newestSource(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.name === 'dist' || entry.name === 'node_modules') continue;
+    const path = join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestSource(path) : statSync(path).mtimeMs);
+  }
+  return newest;
+}
+
+/** `npm install` builds the app; a test run after a source change rebuilds it first. */
+export function ensureBuilt(): void {
+  const index = join(UI, 'dist', 'index.html');
+  if (existsSync(index) && statSync(index).mtimeMs >= newestSource(UI)) return;
+  const started = performance.now();
+  execFileSync(process.execPath, [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', join(UI, 'vite.config.ts')], { cwd: ROOT, stdio: 'inherit' });
+  console.log(`admin app built in ${Math.round(performance.now() - started)} ms`);
+}
+
+export async function launch(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+}
+
+/** A page whose uncaught errors fail the test that reads `errors`. */
+export async function openPage(browser: Browser): Promise<{ page: Page; errors: string[] }> {
+  // axe-core needs a page of an explicit context.
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  page.setDefaultTimeout(15_000);
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  return { page, errors };
+}
+
+export async function signIn(page: Page, url: string, token: string, workspace?: { org: string; ws: string }): Promise<void> {
+  await page.goto(`${url}/admin/`);
+  await page.getByLabel('Admin token or API key').fill(token);
+  if (workspace) {
+    await page.getByLabel('Organization of the API key').fill(workspace.org);
+    await page.getByLabel('Workspace of the API key').fill(workspace.ws);
+  }
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign out' }).waitFor();
+}
+
+export async function screenshot(page: Page, name: string): Promise<string> {
+  mkdirSync(OUTPUT, { recursive: true });
+  const path = join(OUTPUT, `${name}.png`);
+  await page.screenshot({ path, fullPage: true });
+  return path;
+}
+
+/** axe-core on the page as it is: no serious or critical violation. */
+export async function expectAccessible(page: Page, screen: string): Promise<void> {
+  const result = await new AxeBuilder({ page }).analyze();
+  const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  const lines = bad.map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
+  expect(lines, `axe on ${screen}`).toEqual([]);
+}
