@@ -98,6 +98,7 @@ describe('permissions of external users and foreign credentials', () => {
       ['PUT', ws.admin('/entities/orders/migration'), { blocksReads: true, blocksWrites: true }],
       ['POST', '/api/columns', { viewUuid: views.orders?.uuid, displayName: 'Evil', formula: 'quantity * 2' }],
       ['GET', `/api/views/${views.orders?.uuid}/columns`],
+      ['POST', `/api/views/${views.orders?.uuid}/formula-check`, { formula: 'quantity * 2' }],
       ['GET', `/api/views/${views.orders?.uuid}/rls-rules`],
       ['POST', `/api/views/${views.orders?.uuid}/rls-rules`, { column: 'status', claim: 'sub' }],
     ];
