@@ -1,13 +1,310 @@
-/** Not built yet (issue 17): the routes exist; this screen says where to find them. */
+/**
+ * Screen 5 (DESIGN §15): API keys (a created key is shown once), the identity provider with a
+ * "check a token" box naming the failing check, and the RLS rules of each entity's default view.
+ */
+import { useState } from 'preact/hooks';
+import { adminBase, api, ApiFailure, call, message, recordsBase } from '../lib/api.ts';
+import { decodeClaims, failedCheck, TOKEN_CHECKS, type TokenCheck } from '../lib/jwt.ts';
 import type { WorkspaceProps } from '../lib/route.ts';
+import { loadSchema, loadViews, type EntityInfo, type ViewInfo } from '../lib/schema.ts';
+import { useLoad } from '../lib/use-load.ts';
+import { DataTable, display } from '../components/data-table.tsx';
+import { described, ErrorNote, Field, Notice } from '../components/field.tsx';
+
+interface ApiKey {
+  readonly id: string;
+  readonly name: string | null;
+  readonly createdAt: string;
+}
+
+function ApiKeys({ org, ws }: { readonly org: string; readonly ws: string }) {
+  const base = `${adminBase(org, ws)}/api-keys`;
+  const keys = useLoad(async () => (await api<ApiKey[]>('GET', base)).data, [base]);
+  const [name, setName] = useState('');
+  const [created, setCreated] = useState<{ id: string; key: string }>();
+  const [confirm, setConfirm] = useState<string>();
+  const [error, setError] = useState<string>();
+  async function create(event: Event) {
+    event.preventDefault();
+    try {
+      setCreated((await api<{ id: string; key: string }>('POST', base, { body: name ? { name } : {} })).data);
+      setName('');
+      keys.reload();
+    } catch (failure) {
+      setError(message(failure));
+    }
+  }
+  async function revoke(id: string) {
+    try {
+      await api('DELETE', `${base}/${encodeURIComponent(id)}`);
+      setConfirm(undefined);
+      keys.reload();
+    } catch (failure) {
+      setError(message(failure));
+    }
+  }
+  return (
+    <section aria-labelledby="keys-title">
+      <h2 id="keys-title">API keys</h2>
+      <form onSubmit={create} aria-label="New API key">
+        <Field id="key-name" label="Key name">
+          <input id="key-name" value={name} onInput={(e) => setName(e.currentTarget.value)} />
+        </Field>
+        <button type="submit">Create API key</button>
+      </form>
+      {created && (
+        <div class="panel" role="status" aria-label="New API key">
+          <p>
+            Key <code>{created.id}</code> created. Copy it now: it is shown this once and never again.
+          </p>
+          <p class="secret" id="new-key">
+            {created.key}
+          </p>
+          <button type="button" class="secondary" onClick={() => setCreated(undefined)}>
+            I have copied it
+          </button>
+        </div>
+      )}
+      <ErrorNote error={keys.error ?? error} />
+      <DataTable
+        caption="Keys of this workspace (the secret is never listed)"
+        fields={[{ name: 'id', label: 'id' }, { name: 'name', label: 'name' }, { name: 'createdAt', label: 'created' }]}
+        rows={(keys.value ?? []) as unknown as Record<string, unknown>[]}
+        actions={(row) => {
+          const id = String(row.id);
+          return confirm === id ? (
+            <button type="button" class="danger" onClick={() => revoke(id)}>
+              Confirm revoke {id}
+            </button>
+          ) : (
+            <button type="button" class="danger" aria-label={`Revoke ${id}`} onClick={() => setConfirm(id)}>
+              Revoke
+            </button>
+          );
+        }}
+      />
+    </section>
+  );
+}
+
+interface IdentityProvider {
+  issuerUrl: string;
+  jwksUri: string;
+  audience: string;
+  defaultPermissions: 'READ_ONLY' | 'READ_WRITE';
+  enabled: boolean;
+}
+
+const EMPTY_IDP: IdentityProvider = { issuerUrl: '', jwksUri: '', audience: '', defaultPermissions: 'READ_ONLY', enabled: true };
+
+function IdentityProviderForm({ org, ws }: { readonly org: string; readonly ws: string }) {
+  const path = `${adminBase(org, ws)}/identity-provider`;
+  const loaded = useLoad(async () => {
+    try {
+      return { ...EMPTY_IDP, ...(await api<Partial<IdentityProvider>>('GET', path)).data } as IdentityProvider;
+    } catch (error) {
+      if (error instanceof ApiFailure && error.status === 404) return EMPTY_IDP;
+      throw error;
+    }
+  }, [path]);
+  const [edits, setEdits] = useState<Partial<IdentityProvider>>({});
+  const [problems, setProblems] = useState<Record<string, string>>({});
+  const [note, setNote] = useState<string>();
+  const [general, setGeneral] = useState<string>();
+  const form = { ...(loaded.value ?? EMPTY_IDP), ...edits };
+  const set = (key: keyof IdentityProvider) => (e: { currentTarget: { value: string } }) => setEdits({ ...edits, [key]: e.currentTarget.value });
+  async function save(event: Event) {
+    event.preventDefault();
+    const body = { issuerUrl: form.issuerUrl, defaultPermissions: form.defaultPermissions, enabled: form.enabled, ...(form.jwksUri ? { jwksUri: form.jwksUri } : {}), ...(form.audience ? { audience: form.audience } : {}) };
+    try {
+      await api('PUT', path, { body });
+      setProblems({});
+      setGeneral(undefined);
+      setNote('Identity provider saved.');
+    } catch (error) {
+      const byField: Record<string, string> = {};
+      if (error instanceof ApiFailure) for (const p of error.fieldProblems()) if (p.field) byField[p.field] = p.message;
+      setProblems(byField);
+      setGeneral(message(error));
+    }
+  }
+  return (
+    <section aria-labelledby="idp-title">
+      <h2 id="idp-title">Identity provider</h2>
+      <ErrorNote error={loaded.error} />
+      <form onSubmit={save} aria-label="Identity provider">
+        <Field id="idp-issuer" label="Issuer URL" error={problems.issuerUrl}>
+          <input {...described('idp-issuer', problems.issuerUrl)} size={40} required value={form.issuerUrl} onInput={set('issuerUrl')} />
+        </Field>
+        <Field id="idp-jwks" label="JWKS URI (blank: discovered)" error={problems.jwksUri}>
+          <input {...described('idp-jwks', problems.jwksUri)} size={40} value={form.jwksUri} onInput={set('jwksUri')} />
+        </Field>
+        <Field id="idp-audience" label="Audience (optional)" error={problems.audience}>
+          <input {...described('idp-audience', problems.audience)} value={form.audience} onInput={set('audience')} />
+        </Field>
+        <Field id="idp-permissions" label="Default permissions">
+          <select id="idp-permissions" value={form.defaultPermissions} onChange={set('defaultPermissions')}>
+            <option value="READ_ONLY">READ_ONLY</option>
+            <option value="READ_WRITE">READ_WRITE</option>
+          </select>
+        </Field>
+        <div class="field">
+          <label>
+            <input type="checkbox" checked={form.enabled} onChange={(e) => setEdits({ ...edits, enabled: e.currentTarget.checked })} /> Enabled
+          </label>
+        </div>
+        <button type="submit">Save identity provider</button>
+        <ErrorNote error={general} />
+        <Notice text={note} />
+      </form>
+      <TokenCheckBox org={org} ws={ws} />
+    </section>
+  );
+}
+
+type Verdict = { readonly accepted: true } | { readonly accepted: false; readonly check: TokenCheck; readonly message: string };
+
+function TokenCheckBox({ org, ws }: { readonly org: string; readonly ws: string }) {
+  const [token, setToken] = useState('');
+  const [verdict, setVerdict] = useState<Verdict>();
+  const claims = decodeClaims(token.trim());
+  async function check(event: Event) {
+    event.preventDefault();
+    try {
+      // A read the external user could make: the service runs every check on the token.
+      await call('GET', `${recordsBase(org, ws)}/openapi.json`, { token: token.trim() });
+      setVerdict({ accepted: true });
+    } catch (error) {
+      const text = message(error);
+      setVerdict({ accepted: false, check: failedCheck(text), message: text });
+    }
+  }
+  return (
+    <form onSubmit={check} aria-label="Check a token" class="panel stack">
+      <h3>Check a token</h3>
+      <Field id="check-token" label="A token from the identity provider">
+        <textarea id="check-token" rows={3} value={token} onInput={(e) => setToken(e.currentTarget.value)} />
+      </Field>
+      {claims && (
+        <p>
+          Claims (unverified): iss <code>{display(claims.iss)}</code>, aud <code>{display(claims.aud)}</code>, sub <code>{display(claims.sub)}</code>, exp{' '}
+          <code>{typeof claims.exp === 'number' ? new Date(claims.exp * 1000).toISOString() : display(claims.exp)}</code>
+        </p>
+      )}
+      <div>
+        <button type="submit">Check token</button>
+      </div>
+      {verdict && (
+        <div role="status" aria-label="Token checks">
+        <ul class="chips">
+          {TOKEN_CHECKS.map((name) => {
+            const failed = !verdict.accepted && verdict.check === name;
+            const unknown = !verdict.accepted && !failed;
+            return (
+              <li key={name} class={failed ? 'field-error' : undefined}>
+                {name}: {failed ? `fails (${verdict.message})` : unknown ? 'not reached' : 'passes'}
+              </li>
+            );
+          })}
+        </ul>
+        </div>
+      )}
+    </form>
+  );
+}
+
+interface Rule {
+  readonly id: string;
+  readonly column: string;
+  readonly claim: string;
+  readonly enabled: boolean;
+}
+
+function RlsRules({ entities, views }: { readonly entities: readonly EntityInfo[]; readonly views: readonly ViewInfo[] }) {
+  const [viewUuid, setViewUuid] = useState(views.find((v) => v.isDefault)?.uuid ?? '');
+  const view = views.find((v) => v.uuid === viewUuid);
+  const entity = entities.find((e) => e.name === view?.entity);
+  const path = `/api/views/${encodeURIComponent(viewUuid)}/rls-rules`;
+  const rules = useLoad(async () => (viewUuid ? (await api<Rule[]>('GET', path)).data : []), [path]);
+  const [column, setColumn] = useState('');
+  const [claim, setClaim] = useState('sub');
+  const [problems, setProblems] = useState<Record<string, string>>({});
+  const [error, setError] = useState<string>();
+  async function add(event: Event) {
+    event.preventDefault();
+    try {
+      await api('POST', path, { body: { column: column || entity?.fields[0]?.column, claim } });
+      setProblems({});
+      setError(undefined);
+      rules.reload();
+    } catch (failure) {
+      const byField: Record<string, string> = {};
+      if (failure instanceof ApiFailure) for (const p of failure.fieldProblems()) if (p.field) byField[p.field] = p.message;
+      setProblems(byField);
+      setError(message(failure));
+    }
+  }
+  async function remove(id: string) {
+    try {
+      await api('DELETE', `${path}/${encodeURIComponent(id)}`);
+      rules.reload();
+    } catch (failure) {
+      setError(message(failure));
+    }
+  }
+  return (
+    <section aria-labelledby="rls-title">
+      <h2 id="rls-title">Row-level security rules</h2>
+      <p>External users see the rows whose column equals the named claim of their token. Rules on a default view protect the entity everywhere.</p>
+      <Field id="rls-view" label="View">
+        <select id="rls-view" value={viewUuid} onChange={(e) => setViewUuid(e.currentTarget.value)}>
+          {views.map((v) => (
+            <option key={v.uuid} value={v.uuid}>
+              {v.name} ({v.entity}
+              {v.isDefault ? ', default' : ''})
+            </option>
+          ))}
+        </select>
+      </Field>
+      <form onSubmit={add} aria-label="New RLS rule">
+        <Field id="rls-column" label="Column" error={problems.column}>
+          <select {...described('rls-column', problems.column)} value={column || entity?.fields[0]?.column} onChange={(e) => setColumn(e.currentTarget.value)}>
+            {(entity?.fields ?? []).map((f) => (
+              <option key={f.column} value={f.column}>
+                {f.column}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field id="rls-claim" label="Claim" error={problems.claim}>
+          <input {...described('rls-claim', problems.claim)} value={claim} onInput={(e) => setClaim(e.currentTarget.value)} />
+        </Field>
+        <button type="submit">Add rule</button>
+      </form>
+      <ErrorNote error={rules.error ?? error} />
+      <DataTable
+        caption={`Rules of ${view?.name ?? 'the view'}`}
+        fields={['column', 'claim', 'enabled'].map((name) => ({ name, label: name }))}
+        rows={(rules.value ?? []) as unknown as Record<string, unknown>[]}
+        actions={(row) => (
+          <button type="button" class="danger" aria-label={`Delete rule ${String(row.column)} = ${String(row.claim)}`} onClick={() => remove(String(row.id))}>
+            Delete
+          </button>
+        )}
+      />
+    </section>
+  );
+}
 
 export function AccessScreen({ org, ws }: WorkspaceProps) {
+  const model = useLoad(async () => ({ entities: await loadSchema(org, ws), views: await loadViews(org, ws) }), [org, ws]);
   return (
     <>
       <h1>Access</h1>
-      <p>
-        This screen of <code>{org}/{ws}</code> is not built yet; the README shows the HTTP routes it will use.
-      </p>
+      <ApiKeys org={org} ws={ws} />
+      <IdentityProviderForm org={org} ws={ws} />
+      <ErrorNote error={model.error} />
+      {model.value && <RlsRules entities={model.value.entities} views={model.value.views} />}
     </>
   );
 }

@@ -1,0 +1,35 @@
+/**
+ * What a pasted token says about itself (its claims, unverified) and which of the service's
+ * checks its refusal names. Only the service verifies: this reads, it never trusts.
+ */
+export interface TokenClaims {
+  readonly iss?: unknown;
+  readonly aud?: unknown;
+  readonly exp?: unknown;
+  readonly sub?: unknown;
+  readonly [claim: string]: unknown;
+}
+
+export function decodeClaims(token: string): TokenClaims | undefined {
+  const payload = token.split('.')[1];
+  if (!payload) return undefined;
+  try {
+    const json = atob(payload.replace(/-/g, '+').replace(/_/g, '/').padEnd(Math.ceil(payload.length / 4) * 4, '='));
+    const claims = JSON.parse(decodeURIComponent(escape(json))) as unknown;
+    return claims && typeof claims === 'object' ? (claims as TokenClaims) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export const TOKEN_CHECKS = ['signature', 'iss', 'aud', 'exp', 'sub'] as const;
+export type TokenCheck = (typeof TOKEN_CHECKS)[number];
+
+/** The check a 401 message of the external-token plugin names; anything else is the signature (or the token's form). */
+export function failedCheck(message: string): TokenCheck {
+  if (/issuer/.test(message)) return 'iss';
+  if (/audience/.test(message)) return 'aud';
+  if (/expired|claim: exp/.test(message)) return 'exp';
+  if (/claim: sub/.test(message)) return 'sub';
+  return 'signature';
+}
