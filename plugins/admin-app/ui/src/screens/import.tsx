@@ -209,6 +209,7 @@ function Wizard({ view, entity }: { readonly view: ViewInfo; readonly entity: En
   function pick(chosen: File | undefined) {
     setError(undefined);
     setProgress(undefined);
+    setPreview(undefined);
     if (chosen && chosen.size > LIMIT_BYTES) {
       setFile(undefined);
       setError(`${chosen.name} is ${(chosen.size / 1024 / 1024).toFixed(1)} MB; the import takes files up to 100 MB.`);
