@@ -167,6 +167,32 @@ describe.runIf(run)('admin application on pglite', { timeout: 90_000 }, () => {
     await screenshot(page, '08-data-computed-column');
   });
 
+  it('screen 4: entity options are saved and take effect; the migration flag is set and cleared', async () => {
+    await page.goto(`${ws.url}/admin/#/w/acme/shop/options/orders`);
+    await page.getByLabel('Default expansion (comma-separated paths)').fill('customer');
+    await page.getByLabel('Count mode').selectOption('none');
+    await page.getByRole('button', { name: 'Save options' }).click();
+    await page.getByText('Options of orders saved.').waitFor();
+    const list = await ws.call('GET', ws.records('/orders?size=1'));
+    expect(list.body.data[0].customer).toMatchObject({ id: expect.anything() });
+    expect(list.body.meta.totalElements ?? null).toBeNull();
+
+    await page.getByLabel('Default expansion (comma-separated paths)').fill('nowhere');
+    await page.getByRole('button', { name: 'Save options' }).click();
+    await poll(() => page.locator('#opt-default-expand-error').textContent()).toContain('nowhere');
+    await expectAccessible(page, 'entity options');
+    await screenshot(page, '09-entity-options');
+
+    await page.getByLabel('Retry-After (seconds)').fill('45');
+    await page.getByRole('button', { name: 'Mark as migrating' }).click();
+    await page.getByText('orders is marked as migrating', { exact: false }).waitFor();
+    const blocked = await ws.call('POST', ws.records('/orders'), { body: { customerId: 1, productId: 1, quantity: 1, amount: 1, status: 'new' } });
+    expect(blocked.status).toBe(503);
+    expect(blocked.headers.get('retry-after')).toBe('45');
+    await page.getByRole('button', { name: 'Clear the flag' }).click();
+    await page.getByText('orders is no longer marked as migrating').waitFor();
+  });
+
   it('signs out and forgets the credential', async () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByLabel('Admin token or API key').waitFor();

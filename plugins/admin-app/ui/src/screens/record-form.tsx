@@ -1,5 +1,5 @@
 /** Create or edit one record; the service's validation problems are shown at their field. */
-import { useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import { api, ApiFailure, message } from '../lib/api.ts';
 import { writable, type EntityInfo, type FieldInfo } from '../lib/schema.ts';
 import { described, ErrorNote, Field } from '../components/field.tsx';
@@ -47,6 +47,12 @@ export function RecordForm({ entity, base, record, onDone, onCancel }: RecordFor
   const fields = entity.fields.filter((f) => writable(f, mode));
   const idField = entity.fields.find((f) => f.primaryKey)?.name ?? 'id';
   const [texts, setTexts] = useState<Record<string, string>>(() => Object.fromEntries(fields.map((f) => [f.name, initialText(record?.[f.name])])));
+  // What was typed, as of the last keystroke: a submit right after typing may come before the re-render.
+  const typed = useRef(texts);
+  const change = (name: string, text: string) => {
+    typed.current = { ...typed.current, [name]: text };
+    setTexts(typed.current);
+  };
   const [problems, setProblems] = useState<Record<string, string>>({});
   const [general, setGeneral] = useState<string>();
 
@@ -54,7 +60,7 @@ export function RecordForm({ entity, base, record, onDone, onCancel }: RecordFor
     event.preventDefault();
     const body: Record<string, unknown> = {};
     for (const field of fields) {
-      const text = texts[field.name] ?? '';
+      const text = typed.current[field.name] ?? '';
       if (field.type === 'boolean') body[field.name] = text === '' ? null : text === 'true';
       else if (text !== '' || record) body[field.name] = valueOf(field, text);
     }
@@ -78,7 +84,7 @@ export function RecordForm({ entity, base, record, onDone, onCancel }: RecordFor
         const id = `record-${field.name}`;
         return (
           <Field key={field.name} id={id} label={`${field.name}${field.nullable || field.hasDefault ? '' : ' (required)'}`} error={problems[field.name]}>
-            <Control id={id} field={field} value={texts[field.name] ?? ''} error={problems[field.name]} onChange={(text) => setTexts({ ...texts, [field.name]: text })} />
+            <Control id={id} field={field} value={texts[field.name] ?? ''} error={problems[field.name]} onChange={(text) => change(field.name, text)} />
           </Field>
         );
       })}
