@@ -80,6 +80,6 @@ export async function screenshot(page: Page, name: string): Promise<string> {
 export async function expectAccessible(page: Page, screen: string): Promise<void> {
   const result = await new AxeBuilder({ page }).analyze();
   const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  const lines = bad.map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
+  const lines = bad.map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')}); first: ${v.nodes[0]?.failureSummary ?? ''}`);
   expect(lines, `axe on ${screen}`).toEqual([]);
 }

@@ -193,6 +193,19 @@ describe.runIf(run)('admin application on pglite', { timeout: 90_000 }, () => {
     await page.getByText('orders is no longer marked as migrating').waitFor();
   });
 
+  it('screen 7: the workspace OpenAPI document in the bundled viewer, with nothing fetched from elsewhere', async () => {
+    const outside: string[] = [];
+    page.on('request', (request) => {
+      if (!request.url().startsWith(ws.url) && !request.url().startsWith('data:') && !request.url().startsWith('blob:')) outside.push(request.url());
+    });
+    await page.goto(`${ws.url}/admin/#/w/acme/shop/api`);
+    await poll(() => page.locator('.swagger-ui .info .title').textContent()).toContain('acme/shop');
+    await page.locator('.swagger-ui .opblock').first().waitFor();
+    await expectAccessible(page, 'API');
+    await screenshot(page, '10-api-openapi');
+    expect(outside).toEqual([]);
+  });
+
   it('signs out and forgets the credential', async () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByLabel('Admin token or API key').waitFor();
