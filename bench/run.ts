@@ -4,7 +4,9 @@
  * compile, issue 16 (H aggregate, I export; bench/issue16.ts) and issue 5 (CSV import and bulk
  * insert, bench/import.ts).
  *
- *   npm run bench -- [--only A,B,E,F,G,15,H,I,16,formula,import] [--duration 15] [--warmup 3] [--rounds 3] [--fresh]
+ *   npm run bench -- [--only A,B,E,F,G,15,H,I,16,formula,import,admin] [--duration 15] [--warmup 3] [--rounds 3] [--fresh]
+ *
+ * `admin` (issue 17, bench/admin-app.ts) drives the admin application in Chromium on the same data set.
  *
  * `--duration` is the measured time per target and scenario, split into `--rounds` interleaved
  * rounds (scenario I instead takes 3 whole exports per side). Env: BENCH_DURATION, BENCH_WARMUP (seconds), BENCH_ROUNDS, BENCH_CONNECTIONS
@@ -20,6 +22,7 @@ import { startKoaFloor, type KoaFloor } from './floor-koa.ts';
 import { sqlWork } from './floor-pg.ts';
 import { httpSide, measureSides, sqlSide } from './compare.ts';
 import { benchImport, formatImport, type ImportBenchResult } from './import.ts';
+import { benchAdminApp, formatAdminApp, type AdminAppBenchResult } from './admin-app.ts';
 import { runIssue15 } from './issue15.ts';
 import { runIssue16, type Results16 } from './issue16.ts';
 import { captureFloorSql, createFloorPool, type FloorSql } from './floor-sql.ts';
@@ -138,12 +141,19 @@ async function main(): Promise<void> {
     log('import and bulk (issue 5): 1M-row CSV import, then 1000-row bulk requests');
     imported = await benchImport();
   }
+  let adminApp: AdminAppBenchResult | null = null;
+  if (wants(config, /^admin$/i)) {
+    log('admin app (issue 17): first-screen JavaScript and the first rows of orders in Chromium');
+    const db = await prepareDataset(config.adminUrl, config.database, config.fresh);
+    adminApp = await benchAdminApp(db.url);
+  }
   if (served?.results.length) process.stdout.write(`\n${formatTable(served.results, served.verdicts)}\n`);
   if (served?.issue15.length) process.stdout.write(`\n${formatTable15(served.issue15, served.issue15.map(judge15))}\n`);
   if (served?.issue16.H) process.stdout.write(`\n${formatH(served.issue16.H, judgeH(served.issue16.H))}\n`);
   if (served?.issue16.I) process.stdout.write(`\n${formatExport(served.issue16.I, judgeExport(served.issue16.I))}\n`);
   if (formulaCompile !== null) process.stdout.write(`\nformula-compile: ${JSON.stringify(formulaCompile)}\n`);
   if (imported) process.stdout.write(`\n${formatImport(imported)}\n`);
+  if (adminApp) process.stdout.write(`\n${formatAdminApp(adminApp)}\n`);
   const file = fileURLToPath(new URL('./results/latest.json', import.meta.url));
   writeResults(file, {
     at: new Date().toISOString(),
@@ -156,6 +166,7 @@ async function main(): Promise<void> {
     issue16: served ? issue16Json(served.issue16) : null,
     formulaCompile,
     import: imported,
+    adminApp,
   });
   log(`results written to ${file}`);
 }

@@ -52,6 +52,8 @@ export function adminAppMiddleware(dir: string = builtFilesDir()): Middleware {
     // Asset names carry a content hash, so they never change; index.html names the current ones.
     const asset = file.startsWith('assets/');
     ctx.set('Cache-Control', asset ? 'public, max-age=31536000, immutable' : 'no-cache');
+    // The build writes a .gz beside each file; @koa/send picks it for clients that accept gzip.
+    ctx.vary('Accept-Encoding');
     try {
       await send(ctx, file, { root: dir });
     } catch (error) {

@@ -210,6 +210,19 @@ describe.runIf(run)('admin application on pglite', { timeout: 90_000 }, () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByLabel('Admin token or API key').waitFor();
     expect(await page.evaluate('sessionStorage.length')).toBe(0);
+  });
+
+  it('signs in with a workspace API key, which opens its workspace and not the organization list', async () => {
+    await page.goto(`${ws.url}/admin/#/orgs`);
+    await signIn(page, ws.url, ws.apiKey, { org: 'acme', ws: 'shop' });
+    await page.getByRole('heading', { name: /^Data/ }).waitFor();
+    expect(await page.getByRole('link', { name: 'Organizations' }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByLabel('Admin token or API key').fill(ws.apiKey);
+    await page.getByLabel('Organization of the API key').fill('acme');
+    await page.getByLabel('Workspace of the API key').fill('elsewhere');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await poll(() => page.getByRole('alert').textContent()).toContain('Sign-in refused');
     expect(errors).toEqual([]);
   });
 });
