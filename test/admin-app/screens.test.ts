@@ -113,6 +113,15 @@ describe.runIf(run)('admin application on pglite', { timeout: 90_000 }, () => {
     await expectAccessible(page, 'data (filtered)');
     await screenshot(page, '04-data-filtered');
 
+    await page.getByLabel('expand (comma-separated)').fill('customer');
+    await page.getByLabel('fields (comma-separated)').fill('id,amount,customer.name');
+    await page.getByLabel('count', { exact: true }).selectOption('none');
+    await page.getByRole('button', { name: 'Apply', exact: true }).click();
+    await poll(() => page.locator('table.grid thead th').allTextContents()).toEqual(['id', 'amount ▼', 'customer', 'Actions']); // still sorted by amount, descending
+    expect(await page.locator('table.grid tbody tr:first-child td:nth-child(3)').textContent()).toMatch(/^\{"name":".+"\}$/);
+    expect(await page.getByRole('status').filter({ hasText: 'Page 1' }).textContent()).not.toContain('rows');
+    await screenshot(page, '04b-data-expanded');
+
     await page.goto(`${ws.url}/admin/#/w/acme/shop/data/customers`);
     await page.getByRole('button', { name: 'New customers record' }).click();
     await page.getByLabel('email (required)').fill('new@example.com');
@@ -128,6 +137,7 @@ describe.runIf(run)('admin application on pglite', { timeout: 90_000 }, () => {
 
     await page.getByRole('button', { name: 'id', exact: true }).click();
     await page.getByRole('button', { name: 'id', exact: true }).click();
+    await poll(() => page.locator('table.grid tbody tr:first-child td:first-child').textContent()).toBe(String(created.id));
     await page.getByRole('button', { name: `Edit customers ${created.id}` }).click();
     await page.getByLabel('name (required)').fill('Renamed');
     await page.getByRole('button', { name: 'Save' }).click();

@@ -21,6 +21,8 @@ interface DataTableProps {
   readonly onSort?: (field: string) => void;
   /** Extra cells at the end of each row (edit and delete buttons). */
   readonly actions?: (row: Row) => ComponentChildren;
+  /** A stable key per row (the record id), so a re-sorted page moves rows instead of relabelling them. */
+  readonly rowKey?: string;
 }
 
 export function display(value: unknown): string {
@@ -29,7 +31,7 @@ export function display(value: unknown): string {
   return String(value);
 }
 
-function useTable(fields: DataTableProps['fields'], rows: readonly Row[]) {
+function useTable(fields: DataTableProps['fields'], rows: readonly Row[], rowKey: string | undefined) {
   return useMemo(() => {
     const columns: ColumnDef<Row, unknown>[] = fields.map((f) => ({ id: f.name, header: f.label, accessorFn: (row: Row) => row[f.name] }));
     const options: TableOptionsResolved<Row> = {
@@ -42,11 +44,12 @@ function useTable(fields: DataTableProps['fields'], rows: readonly Row[]) {
       state: {},
       onStateChange: () => undefined,
       renderFallbackValue: null,
+      ...(rowKey ? { getRowId: (row: Row, index: number) => (row[rowKey] === undefined ? `#${index}` : String(row[rowKey])) } : {}),
     };
     const table = createTable(options);
     table.setOptions((previous) => ({ ...previous, state: table.initialState }));
     return table;
-  }, [fields, rows]);
+  }, [fields, rows, rowKey]);
 }
 
 function ariaSort(sort: SortState | undefined, field: string): 'ascending' | 'descending' | 'none' {
@@ -54,8 +57,8 @@ function ariaSort(sort: SortState | undefined, field: string): 'ascending' | 'de
   return sort.direction === 'asc' ? 'ascending' : 'descending';
 }
 
-export function DataTable({ caption, fields, rows, sort, onSort, actions }: DataTableProps) {
-  const table = useTable(fields, rows);
+export function DataTable({ caption, fields, rows, sort, onSort, actions, rowKey }: DataTableProps) {
+  const table = useTable(fields, rows, rowKey);
   const sortable = new Set(fields.filter((f) => f.sortable !== false).map((f) => f.name));
   return (
     <div class="table-wrap">

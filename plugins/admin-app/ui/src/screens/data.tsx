@@ -25,6 +25,10 @@ interface Query {
   readonly sort?: SortState | undefined;
   readonly filters: readonly Filter[];
   readonly where: string;
+  /** Relationship paths to expand, field paths to keep, count mode: blank leaves the entity's default. */
+  readonly expand: string;
+  readonly fields: string;
+  readonly count: string;
 }
 
 interface ListMeta {
@@ -39,6 +43,9 @@ function queryString(query: Query): string {
   if (query.sort) params.set('sort', `${query.sort.field},${query.sort.direction}`);
   for (const f of query.filters) params.append(`filter[${f.field}.${f.op}]`, f.op === 'isNull' ? f.value || 'true' : f.value);
   if (query.where) params.set('where', query.where);
+  if (query.expand) params.set('expand', query.expand);
+  if (query.fields) params.set('fields', query.fields);
+  if (query.count) params.set('count', query.count);
   return params.toString();
 }
 
@@ -84,6 +91,51 @@ function FilterForm({ entity, onAdd }: { readonly entity: EntityInfo; readonly o
   );
 }
 
+/**
+ * Expansion (the relationships the entity's whitelist allows; dotted paths reach further, up to its
+ * maximum depth), the fields to keep, and the count mode. The service refuses what the options
+ * forbid, and says so.
+ */
+function ShapeForm({ entity, query, onApply }: { readonly entity: EntityInfo; readonly query: Query; readonly onApply: (shape: Pick<Query, 'expand' | 'fields' | 'count'>) => void }) {
+  const [expand, setExpand] = useState(query.expand);
+  const [fields, setFields] = useState(query.fields);
+  const [count, setCount] = useState(query.count);
+  const whitelist = Array.isArray(entity.options.expandable) ? (entity.options.expandable as string[]) : null;
+  const relationships = entity.relationships.map((r) => r.name).filter((name) => !whitelist || whitelist.includes(name));
+  return (
+    <form
+      aria-label="Expansion, fields and count"
+      onSubmit={(e) => {
+        e.preventDefault();
+        onApply({ expand, fields, count });
+      }}
+    >
+      <Field id="shape-expand" label="expand (comma-separated)" hint={`relationships: ${relationships.join(', ') || 'none'}; depth up to ${String(entity.options.maxExpandDepth ?? 3)}`}>
+        <input {...described('shape-expand', undefined, true)} list="shape-relationships" value={expand} onInput={(e) => setExpand(e.currentTarget.value)} />
+      </Field>
+      <datalist id="shape-relationships">
+        {relationships.map((name) => (
+          <option key={name} value={name} />
+        ))}
+      </datalist>
+      <Field id="shape-fields" label="fields (comma-separated)">
+        <input id="shape-fields" value={fields} onInput={(e) => setFields(e.currentTarget.value)} />
+      </Field>
+      <Field id="shape-count" label="count">
+        <select id="shape-count" value={count} onChange={(e) => setCount(e.currentTarget.value)}>
+          <option value="">(entity default)</option>
+          <option value="exact">exact</option>
+          <option value="estimated">estimated</option>
+          <option value="none">none</option>
+        </select>
+      </Field>
+      <button type="submit" class="secondary">
+        Apply
+      </button>
+    </form>
+  );
+}
+
 function Pager({ query, meta, onPage }: { readonly query: Query; readonly meta: ListMeta | undefined; readonly onPage: (page: number) => void }) {
   const pages = meta?.totalPages ?? null;
   return (
@@ -105,7 +157,7 @@ function Pager({ query, meta, onPage }: { readonly query: Query; readonly meta: 
 
 function Grid({ org, ws, entity }: { readonly org: string; readonly ws: string; readonly entity: EntityInfo }) {
   const base = `${recordsBase(org, ws)}/${encodeURIComponent(entity.name)}`;
-  const [query, setQuery] = useState<Query>({ page: 0, size: 20, filters: [], where: '' });
+  const [query, setQuery] = useState<Query>({ page: 0, size: 20, filters: [], where: '', expand: '', fields: '', count: '' });
   const [editing, setEditing] = useState<Row | 'new'>();
   const [confirming, setConfirming] = useState<unknown>();
   const [actionError, setActionError] = useState<string>();
@@ -122,7 +174,8 @@ function Grid({ org, ws, entity }: { readonly org: string; readonly ws: string; 
   }, [base, queryString(query)]);
   const idField = entity.fields.find((f) => f.primaryKey)?.name ?? 'id';
   const rows = list.value?.rows ?? [];
-  const names = [...new Set([...entity.fields.map((f) => f.name), ...rows.flatMap((r) => Object.keys(r))])];
+  // With a fields list, the rows say which columns there are; otherwise the entity's fields come first.
+  const names = [...new Set([...(query.fields ? [] : entity.fields.map((f) => f.name)), ...rows.flatMap((r) => Object.keys(r))])];
   const fields = names.map((name) => ({ name, label: name }));
   const sortBy = (field: string) =>
     setQuery({ ...query, page: 0, sort: { field, direction: query.sort?.field === field && query.sort.direction === 'asc' ? 'desc' : 'asc' } });
@@ -140,6 +193,7 @@ function Grid({ org, ws, entity }: { readonly org: string; readonly ws: string; 
   return (
     <>
       <WhereBox value={query.where} error={list.value && 'whereError' in list.value ? list.value.whereError : undefined} onApply={(where) => setQuery({ ...query, page: 0, where })} />
+      <ShapeForm entity={entity} query={query} onApply={(shape) => setQuery({ ...query, ...shape, page: 0 })} />
       <FilterForm entity={entity} onAdd={(filter) => setQuery({ ...query, page: 0, filters: [...query.filters, filter] })} />
       {query.filters.length > 0 && (
         <ul class="chips" aria-label="Filters">
@@ -178,6 +232,7 @@ function Grid({ org, ws, entity }: { readonly org: string; readonly ws: string; 
         rows={rows}
         sort={query.sort}
         onSort={sortBy}
+        rowKey={idField}
         actions={(row) =>
           confirming === row[idField] ? (
             <>
