@@ -222,10 +222,21 @@ describe.runIf(run)('admin application on pglite', { timeout: 90_000 }, () => {
     expect(await page.evaluate('sessionStorage.length')).toBe(0);
   });
 
-  it('signs in with a workspace API key, which opens its workspace and not the organization list', async () => {
+  it('signs in with a workspace API key from the keyboard alone, which opens its workspace and not the organization list', async () => {
     await page.goto(`${ws.url}/admin/#/orgs`);
-    await signIn(page, ws.url, ws.apiKey, { org: 'acme', ws: 'shop' });
+    await page.getByLabel('Admin token or API key').waitFor();
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(ws.apiKey);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('acme');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('shop');
+    await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: /^Data/ }).waitFor();
+    // The grid's headers sort from the keyboard too.
+    await page.getByRole('button', { name: 'id', exact: true }).focus();
+    await page.keyboard.press('Enter');
+    await poll(() => page.locator('th[aria-sort="ascending"]').count()).toBe(1);
     expect(await page.getByRole('link', { name: 'Organizations' }).count()).toBe(0);
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByLabel('Admin token or API key').fill(ws.apiKey);
