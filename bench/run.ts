@@ -1,10 +1,11 @@
 /**
  * Benchmarks: issue 2 (the service against two floors on the same data set in the same run),
  * issue 15 (E one-to-many expansion, F far cursor page, G where; bench/issue15.ts), formula
- * compile, issue 16 (H aggregate, I export; bench/issue16.ts) and issue 5 (CSV import and bulk
+ * compile, issue 16 (H aggregate, I export; bench/issue16.ts), issue 19's MariaDB lists (M: A, A-none
+ * and B-none against Koa + mysql2; bench/maria.ts) and issue 5 (CSV import and bulk
  * insert, bench/import.ts).
  *
- *   npm run bench -- [--only A,B,E,F,G,15,H,I,16,formula,import] [--duration 15] [--warmup 3] [--rounds 3] [--fresh]
+ *   npm run bench -- [--only A,B,E,F,G,15,H,I,16,M,formula,import] [--duration 15] [--warmup 3] [--rounds 3] [--fresh]
  *
  * `--duration` is the measured time per target and scenario, split into `--rounds` interleaved
  * rounds (scenario I instead takes 3 whole exports per side). Env: BENCH_DURATION, BENCH_WARMUP (seconds), BENCH_ROUNDS, BENCH_CONNECTIONS
@@ -22,6 +23,7 @@ import { httpSide, measureSides, sqlSide } from './compare.ts';
 import { benchImport, formatImport, type ImportBenchResult } from './import.ts';
 import { runIssue15 } from './issue15.ts';
 import { runIssue16, type Results16 } from './issue16.ts';
+import { runMaria } from './maria.ts';
 import { captureFloorSql, createFloorPool, type FloorSql } from './floor-sql.ts';
 import { formatTable, judge, TARGETS, writeResults, type ScenarioResult } from './report.ts';
 import { formatTable15, judge15, TARGETS_15 } from './report15.ts';
@@ -133,12 +135,14 @@ async function main(): Promise<void> {
   const groups16 = selectGroups16(config.only);
   const formulaCompile = wants(config, /^formula$/i) ? await runFormulaCompile() : null;
   const served = scenarios.length + groups15.length + groups16.length > 0 ? await runScenarios(config, scenarios, groups15, groups16) : null;
+  const maria = wants(config, /^(M|maria)$/i) ? await runMaria({ timing: config, connections: config.connections, fresh: config.fresh, log }) : [];
   let imported: ImportBenchResult | null = null;
   if (wants(config, /^(import|bulk)$/i)) {
     log('import and bulk (issue 5): 1M-row CSV import, then 1000-row bulk requests');
     imported = await benchImport();
   }
   if (served?.results.length) process.stdout.write(`\n${formatTable(served.results, served.verdicts)}\n`);
+  if (maria.length) process.stdout.write(`\nMariaDB (issue 19: req/s >= 60% of Koa + mysql2)\n${formatTable(maria, maria.map((r) => judge(r, maria)), 'mysql2')}\n`);
   if (served?.issue15.length) process.stdout.write(`\n${formatTable15(served.issue15, served.issue15.map(judge15))}\n`);
   if (served?.issue16.H) process.stdout.write(`\n${formatH(served.issue16.H, judgeH(served.issue16.H))}\n`);
   if (served?.issue16.I) process.stdout.write(`\n${formatExport(served.issue16.I, judgeExport(served.issue16.I))}\n`);
@@ -152,6 +156,7 @@ async function main(): Promise<void> {
     targets: { ...TARGETS, issue15: TARGETS_15, issue16: TARGETS_16 },
     sql: served?.sql ?? null,
     results: served?.results.map((r, i) => ({ scenario: r.scenario, service: r.service, koa: r.koa, rawPg: r.rawPg, verdict: served.verdicts[i] })) ?? [],
+    mariadb: maria.map((r) => ({ scenario: r.scenario, service: r.service, koa: r.koa, rawMysql2: r.rawPg, verdict: judge(r, maria) })),
     issue15: served?.issue15.map((r) => ({ ...r, verdict: judge15(r) })) ?? [],
     issue16: served ? issue16Json(served.issue16) : null,
     formulaCompile,

@@ -26,8 +26,11 @@ async function adminPost(url: string, path: string, body: unknown): Promise<Reco
   return parsed;
 }
 
-/** `controlDatabase` apart from the default lets a second service (in a child process) run beside the first. */
-export async function startBenchService(databaseUrl: string, controlDatabase = 'wdapi_bench_control'): Promise<BenchService> {
+/**
+ * `controlDatabase` apart from the default lets a second service (in a child process) run beside
+ * the first; `vendor` 'mysql' puts the workspace on the MariaDB copy of the data set.
+ */
+export async function startBenchService(databaseUrl: string, controlDatabase = 'wdapi_bench_control', vendor: 'postgres' | 'mysql' = 'postgres'): Promise<BenchService> {
   const adminUrl = process.env.PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
   const controlDatabaseUrl = await freshControlDatabase(adminUrl, controlDatabase);
   const service = await startService({ adminToken: ADMIN_TOKEN, logger: pino({ level: 'silent' }), controlDatabaseUrl });
@@ -36,7 +39,7 @@ export async function startBenchService(databaseUrl: string, controlDatabase = '
     await adminPost(service.url, `/api/admin/v1/orgs/${ORG}/workspaces`, {
       slug: WS,
       name: WS,
-      database: { vendor: 'postgres', url: databaseUrl, schema: 'public' },
+      database: vendor === 'postgres' ? { vendor, url: databaseUrl, schema: 'public' } : { vendor, url: databaseUrl },
     });
     const key = await adminPost(service.url, `/api/admin/v1/orgs/${ORG}/workspaces/${WS}/api-keys`, { name: 'bench' });
     const apiKey = String((key.data as Record<string, unknown> | undefined)?.key);
