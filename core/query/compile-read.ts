@@ -168,8 +168,9 @@ function keysetPageSql(ctx: CompileContext, plan: ReadPlan, exprs: readonly Sql[
     const key = ctx.dialect.sql.exactText(targetExpr(ctx, term.target), targetType(term.target));
     return sql`${key} AS ${ident(sortKeyAlias(i))}`;
   });
-  const after = plan.keyset?.after;
-  const conditions = [...plan.where.map((p) => sql`(${predicateSql(ctx, p)})`), ...(after ? [sql`(${disjunction(ctx, after)})`] : [])];
+  const { after, bound } = plan.keyset ?? {};
+  const seek = after ? [...(bound ? [sql`(${predicateSql(ctx, bound)})`] : []), sql`(${disjunction(ctx, after)})`] : [];
+  const conditions = [...plan.where.map((p) => sql`(${predicateSql(ctx, p)})`), ...seek];
   const where = conditions.length > 0 ? sql` WHERE ${join(conditions, ' AND ')}` : raw('');
   return sql`SELECT ${join([...exprs, ...keys])} FROM ${fromSql(ctx, plan)}${where} ORDER BY ${order}${ctx.dialect.sql.paginate(plan.size + 1, 0)}`;
 }
