@@ -2,10 +2,10 @@
  * Benchmarks: issue 2 (the service against two floors on the same data set in the same run),
  * issue 15 (E one-to-many expansion, F far cursor page, G where; bench/issue15.ts), formula
  * compile, issue 16 (H aggregate, I export; bench/issue16.ts), issue 19's MariaDB lists (M: A, A-none
- * and B-none against Koa + mysql2; bench/maria.ts) and issue 5 (CSV import and bulk
+ * and B-none against Koa + mysql2; bench/maria.ts), issue 19's memory (bench/memory19.ts) and issue 5 (CSV import and bulk
  * insert, bench/import.ts).
  *
- *   npm run bench -- [--only A,B,E,F,G,15,H,I,16,M,formula,import] [--duration 15] [--warmup 3] [--rounds 3] [--fresh]
+ *   npm run bench -- [--only A,B,E,F,G,15,H,I,16,M,memory,formula,import] [--duration 15] [--warmup 3] [--rounds 3] [--fresh]
  *
  * `--duration` is the measured time per target and scenario, split into `--rounds` interleaved
  * rounds (scenario I instead takes 3 whole exports per side). Env: BENCH_DURATION, BENCH_WARMUP (seconds), BENCH_ROUNDS, BENCH_CONNECTIONS
@@ -24,6 +24,7 @@ import { benchImport, formatImport, type ImportBenchResult } from './import.ts';
 import { runIssue15 } from './issue15.ts';
 import { runIssue16, type Results16 } from './issue16.ts';
 import { runMaria } from './maria.ts';
+import { formatMemory, runMemory, type MemoryResult } from './memory19.ts';
 import { captureFloorSql, createFloorPool, type FloorSql } from './floor-sql.ts';
 import { formatTable, judge, TARGETS, writeResults, type ScenarioResult } from './report.ts';
 import { formatTable15, judge15, TARGETS_15 } from './report15.ts';
@@ -136,6 +137,7 @@ async function main(): Promise<void> {
   const formulaCompile = wants(config, /^formula$/i) ? await runFormulaCompile() : null;
   const served = scenarios.length + groups15.length + groups16.length > 0 ? await runScenarios(config, scenarios, groups15, groups16) : null;
   const maria = wants(config, /^(M|maria)$/i) ? await runMaria({ timing: config, connections: config.connections, fresh: config.fresh, log }) : [];
+  const memory = wants(config, /^mem(ory)?$/i) ? await measureMemory(config) : null;
   let imported: ImportBenchResult | null = null;
   if (wants(config, /^(import|bulk)$/i)) {
     log('import and bulk (issue 5): 1M-row CSV import, then 1000-row bulk requests');
@@ -146,6 +148,7 @@ async function main(): Promise<void> {
   if (served?.issue15.length) process.stdout.write(`\n${formatTable15(served.issue15, served.issue15.map(judge15))}\n`);
   if (served?.issue16.H) process.stdout.write(`\n${formatH(served.issue16.H, judgeH(served.issue16.H))}\n`);
   if (served?.issue16.I) process.stdout.write(`\n${formatExport(served.issue16.I, judgeExport(served.issue16.I))}\n`);
+  if (memory) process.stdout.write(`\n${formatMemory(memory)}\n`);
   if (formulaCompile !== null) process.stdout.write(`\nformula-compile: ${JSON.stringify(formulaCompile)}\n`);
   if (imported) process.stdout.write(`\n${formatImport(imported)}\n`);
   const file = fileURLToPath(new URL('./results/latest.json', import.meta.url));
@@ -160,9 +163,16 @@ async function main(): Promise<void> {
     issue15: served?.issue15.map((r) => ({ ...r, verdict: judge15(r) })) ?? [],
     issue16: served ? issue16Json(served.issue16) : null,
     formulaCompile,
+    memory,
     import: imported,
   });
   log(`results written to ${file}`);
+}
+
+/** The service's RSS idle and under load, on the same data set as the scenarios. */
+async function measureMemory(config: Config): Promise<MemoryResult> {
+  const db = await prepareDataset(config.adminUrl, config.database, false);
+  return runMemory({ databaseUrl: db.url, connections: config.connections, seconds: Math.max(2, config.duration / 4), log });
 }
 
 function issue16Json(results: Results16): unknown {
