@@ -6,6 +6,8 @@
  * insert, bench/import.ts).
  *
  *   npm run bench -- [--only A,B,E,F,G,15,H,I,16,M,memory,formula,import] [--duration 15] [--warmup 3] [--rounds 3] [--fresh]
+ *   npm run bench -- --compare <git ref> [--only A-none,B-none,C,D] (bench/compare-run.ts: this checkout
+ *     against another commit, both compiled, in the same run; only the issue-2 scenarios A–D)
  *
  * `--duration` is the measured time per target and scenario, split into `--rounds` interleaved
  * rounds (scenario I instead takes 3 whole exports per side). Env: BENCH_DURATION, BENCH_WARMUP (seconds), BENCH_ROUNDS, BENCH_CONNECTIONS
@@ -24,6 +26,7 @@ import { benchImport, formatImport, type ImportBenchResult } from './import.ts';
 import { runIssue15 } from './issue15.ts';
 import { runIssue16, type Results16 } from './issue16.ts';
 import { runMaria } from './maria.ts';
+import { formatCompare, runCompare } from './compare-run.ts';
 import { formatMemory, runMemory, type MemoryResult } from './memory19.ts';
 import { captureFloorSql, createFloorPool, type FloorSql } from './floor-sql.ts';
 import { formatTable, judge, TARGETS, writeResults, type ScenarioResult } from './report.ts';
@@ -44,6 +47,8 @@ interface Config {
   readonly warmup: number;
   readonly connections: number;
   readonly rounds: number;
+  /** `--compare <git ref>`: measure this checkout against that commit instead of the floors. */
+  readonly compare: string | null;
 }
 
 function readConfig(): Config {
@@ -54,6 +59,7 @@ function readConfig(): Config {
       warmup: { type: 'string' },
       rounds: { type: 'string' },
       fresh: { type: 'boolean' },
+      compare: { type: 'string' },
     },
   });
   const seconds = (flag: string | undefined, env: string | undefined, fallback: number): number => {
@@ -70,6 +76,7 @@ function readConfig(): Config {
     warmup: seconds(values.warmup, process.env.BENCH_WARMUP, 3),
     connections: Number(process.env.BENCH_CONNECTIONS ?? 10),
     rounds: Math.max(1, Math.round(Number(values.rounds ?? process.env.BENCH_ROUNDS ?? 3))),
+    compare: values.compare ?? null,
   };
 }
 
@@ -129,8 +136,20 @@ function wants(config: Config, pattern: RegExp): boolean {
   return !config.only || config.only.some((s) => pattern.test(s.trim()));
 }
 
+/** The scenarios A–D (default A-none, B-none, C, D) against another commit, printed as ratios. */
+async function compareWithRef(config: Config, ref: string): Promise<void> {
+  const scenarios = config.only ? selectScenarios(config.only) : selectScenarios(['A-none', 'B-none', 'C', 'D']);
+  const db = await prepareDataset(config.adminUrl, config.database, config.fresh);
+  const result = await runCompare({ ref, databaseUrl: db.url, scenarios, timing: config, connections: config.connections, log });
+  process.stdout.write(`\n${formatCompare(result)}\n`);
+  const file = fileURLToPath(new URL('./results/compare.json', import.meta.url));
+  writeResults(file, { at: new Date().toISOString(), node: process.version, config: { duration: config.duration, warmup: config.warmup, rounds: config.rounds, connections: config.connections }, ...result });
+  log(`results written to ${file}`);
+}
+
 async function main(): Promise<void> {
   const config = readConfig();
+  if (config.compare) return compareWithRef(config, config.compare);
   const scenarios = selectScenarios(config.only);
   const groups15 = selectGroups15(config.only);
   const groups16 = selectGroups16(config.only);
