@@ -1,0 +1,153 @@
+/**
+ * HAProxy from Debian's package in front of the instances: a config file in a temp folder, one
+ * foreground process, and its state read from the stats socket (`show stat`).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
+import { connect, createServer } from 'node:net';
+import { join } from 'node:path';
+
+export const HAPROXY_BINARY = process.env.HAPROXY_BINARY ?? '/usr/sbin/haproxy';
+
+export function haproxyInstalled(): boolean {
+  return existsSync(HAPROXY_BINARY);
+}
+
+export interface Backend {
+  readonly name: string;
+  readonly port: number;
+}
+
+/**
+ * The README's example configuration with test timings: health checks every 200 ms so a dead
+ * instance is out within half a second. A request that could not connect is retried on another
+ * instance (`option redispatch 1`); one that reached an instance is never sent twice, since
+ * `retry-on` keeps its default (connection failures only). `X-Served-By` names the instance.
+ */
+export function haproxyConfig(port: number, backends: readonly Backend[], socket: string): string {
+  return `global
+  maxconn 512
+  nbthread 1
+  stats socket ${socket} mode 600 level admin
+
+defaults
+  mode http
+  timeout connect 1s
+  timeout client 30s
+  timeout server 30s
+  retries 2
+  option redispatch 1
+
+frontend api
+  bind 127.0.0.1:${port}
+  default_backend instances
+
+backend instances
+  balance roundrobin
+  option httpchk
+  http-check send meth GET uri /readyz
+  http-check expect status 200
+  default-server inter 200ms fall 2 rise 2
+  http-response set-header X-Served-By %s
+${backends.map((b) => `  server ${b.name} 127.0.0.1:${b.port} check`).join('\n')}
+`;
+}
+
+/** A loopback port nobody listens on right now (taken and released; the caller retries a lost race). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+export interface Balancer {
+  readonly url: string;
+  /** Each backend's state as HAProxy sees it: `UP`, `DOWN`, `UP 1/2`, … */
+  states(): Promise<Record<string, string>>;
+  output(): string;
+  stop(): Promise<void>;
+}
+
+function showStat(socket: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    const client = connect(socket, () => client.end('show stat\n'));
+    client.on('data', (chunk: Buffer) => (text += chunk.toString()));
+    client.on('end', () => resolve(text));
+    client.on('error', reject);
+  });
+}
+
+/** `show stat` is CSV with a `# pxname,svname,…` header; the server rows of backend `instances`. */
+async function backendStates(socket: string): Promise<Record<string, string>> {
+  const [header = '', ...rows] = (await showStat(socket)).trim().split('\n');
+  const columns = header.replace(/^# /, '').split(',');
+  const at = (name: string) => columns.indexOf(name);
+  const states: Record<string, string> = {};
+  for (const row of rows.map((line) => line.split(','))) {
+    const server = row[at('svname')] ?? '';
+    if (row[at('pxname')] === 'instances' && server !== 'BACKEND') states[server] = row[at('status')] ?? '';
+  }
+  return states;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function waitForSocket(child: ChildProcess, socket: string, output: () => string): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    if (child.exitCode !== null) throw new Error(`haproxy exited with ${child.exitCode}: ${output()}`);
+    if (existsSync(socket)) return;
+    await sleep(50);
+  }
+  throw new Error(`haproxy did not open its stats socket: ${output()}`);
+}
+
+async function startOnce(dir: string, backends: readonly Backend[]): Promise<Balancer> {
+  const port = await freePort();
+  const config = join(dir, 'haproxy.cfg');
+  const socket = join(dir, `haproxy-${port}.sock`);
+  writeFileSync(config, haproxyConfig(port, backends, socket));
+  // -db: stay in the foreground, so the test owns the one process; -f: our file only.
+  const child = spawn(HAPROXY_BINARY, ['-db', '-f', config], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  const keep = (chunk: Buffer) => void (out = (out + chunk.toString()).slice(-20_000));
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  try {
+    await waitForSocket(child, socket, () => out);
+  } catch (error) {
+    child.kill('SIGKILL');
+    await exited;
+    throw error;
+  }
+  return {
+    url: `http://127.0.0.1:${port}`,
+    states: () => backendStates(socket),
+    output: () => out,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+/** HAProxy on a free loopback port; a port taken between the probe and the bind is retried. */
+export async function startHaproxy(dir: string, backends: readonly Backend[]): Promise<Balancer> {
+  let lastError: unknown;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      return await startOnce(dir, backends);
+    } catch (error) {
+      lastError = error;
+      if (!/cannot bind|Address already in use/i.test(String(error))) throw error;
+    }
+  }
+  throw lastError;
+}
