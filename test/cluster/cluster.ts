@@ -11,9 +11,11 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { LISTENER_APPLICATION_NAME } from '../../dialects/postgres/index.ts';
 import { ADMIN_TOKEN } from '../support/harness.ts';
+import { freePort } from '../support/free-port.ts';
 import { PG_ADMIN_URL } from '../support/vendors.ts';
 import { compiledMain } from './build.ts';
-import { HAPROXY_BINARY, haproxyInstalled, startHaproxy, type Balancer } from './haproxy.ts';
+import { track } from './children.ts';
+import { HAPROXY_BINARY, haproxyInstalled, PortTaken, startHaproxy, type Balancer } from './haproxy.ts';
 
 export const INSTANCE_NAMES = ['i1', 'i2', 'i3'] as const;
 
@@ -41,12 +43,6 @@ export interface Cluster {
   stop(): Promise<void>;
 }
 
-/** Every child this process started, killed if the test process ends before its afterAll. */
-const children = new Set<ChildProcess>();
-process.once('exit', () => {
-  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-});
-
 /** Only what node needs, then the service's own settings: the runner's environment does not leak in. */
 function instanceEnv(dir: string, controlUrl: string, extra: Record<string, string>): Record<string, string> {
   return {
@@ -63,8 +59,7 @@ function instanceEnv(dir: string, controlUrl: string, extra: Record<string, stri
 }
 
 async function startInstance(main: string, name: string, env: Record<string, string>): Promise<Instance> {
-  const child = spawn(process.execPath, [main], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  children.add(child);
+  const child = track(spawn(process.execPath, [main], { env, stdio: ['ignore', 'pipe', 'pipe'] }));
   let out = '';
   const keep = (chunk: Buffer) => void (out = (out + chunk.toString()).slice(-100_000));
   child.stdout?.on('data', keep);
@@ -88,7 +83,6 @@ async function stopInstance(instance: Instance): Promise<void> {
   const killed = setTimeout(() => child.kill('SIGKILL'), 5000);
   await instance.exited();
   clearTimeout(killed);
-  children.delete(child);
 }
 
 /** Milliseconds until every backend is UP in HAProxy's eyes. */
@@ -105,10 +99,22 @@ async function allUp(balancer: Balancer, timeoutMs = 15_000): Promise<void> {
 
 /**
  * Three instances on `controlUrl` with `env` added to each one's environment, and HAProxy in front
- * once all three are healthy. The first instance starts alone: it migrates a fresh control store.
+ * once all three are healthy. The balancer's port is chosen first: every instance gets its URL as
+ * PUBLIC_URL (the issuer of internal tokens must be one for all). The first instance starts alone:
+ * it migrates a fresh control store.
  */
 export async function startCluster(controlUrl: string, env: Record<string, string> = {}): Promise<Cluster> {
   const main = await compiledMain();
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startClusterOn(await freePort(), main, controlUrl, env);
+    } catch (error) {
+      if (!(error instanceof PortTaken) || attempt === 3) throw error;
+    }
+  }
+}
+
+async function startClusterOn(port: number, main: string, controlUrl: string, env: Record<string, string>): Promise<Cluster> {
   const dir = mkdtempSync(join(tmpdir(), 'wdapi-cluster-'));
   const instances: Instance[] = [];
   let balancer: Balancer | undefined;
@@ -118,11 +124,12 @@ export async function startCluster(controlUrl: string, env: Record<string, strin
     rmSync(dir, { recursive: true, force: true });
   };
   try {
-    const start = (name: string) => startInstance(main, name, instanceEnv(join(dir, name), controlUrl, env));
+    const publicUrl = `http://127.0.0.1:${port}`;
+    const start = (name: string) => startInstance(main, name, instanceEnv(join(dir, name), controlUrl, { PUBLIC_URL: publicUrl, ...env }));
     const [first, ...rest] = INSTANCE_NAMES;
     instances.push(await start(first));
     instances.push(...(await Promise.all(rest.map(start))));
-    balancer = await startHaproxy(dir, instances.map((i) => ({ name: i.name, port: i.port })));
+    balancer = await startHaproxy(dir, port, instances.map((i) => ({ name: i.name, port: i.port })));
     await allUp(balancer);
   } catch (error) {
     await stop();

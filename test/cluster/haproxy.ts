@@ -6,7 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
-import { freePort } from '../support/free-port.ts';
+import { track } from './children.ts';
 
 export const HAPROXY_BINARY = process.env.HAPROXY_BINARY ?? '/usr/sbin/haproxy';
 
@@ -96,13 +96,16 @@ async function waitForSocket(child: ChildProcess, socket: string, output: () => 
   throw new Error(`haproxy did not open its stats socket: ${output()}`);
 }
 
-async function startOnce(dir: string, backends: readonly Backend[]): Promise<Balancer> {
-  const port = await freePort();
+/** HAProxy could not bind the port it was given (taken since it was probed): start again on another. */
+export class PortTaken extends Error {}
+
+/** HAProxy on loopback `port`, in front of `backends`, config and stats socket in `dir`. */
+export async function startHaproxy(dir: string, port: number, backends: readonly Backend[]): Promise<Balancer> {
   const config = join(dir, 'haproxy.cfg');
   const socket = join(dir, `haproxy-${port}.sock`);
   writeFileSync(config, haproxyConfig(port, backends, socket));
   // -db: stay in the foreground, so the test owns the one process; -f: our file only.
-  const child = spawn(HAPROXY_BINARY, ['-db', '-f', config], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = track(spawn(HAPROXY_BINARY, ['-db', '-f', config], { stdio: ['ignore', 'pipe', 'pipe'] }));
   let out = '';
   const keep = (chunk: Buffer) => void (out = (out + chunk.toString()).slice(-20_000));
   child.stdout?.on('data', keep);
@@ -113,7 +116,7 @@ async function startOnce(dir: string, backends: readonly Backend[]): Promise<Bal
   } catch (error) {
     child.kill('SIGKILL');
     await exited;
-    throw error;
+    throw /cannot bind|Address already in use/i.test(out) ? new PortTaken(String(error)) : error;
   }
   return {
     url: `http://127.0.0.1:${port}`,
@@ -124,18 +127,4 @@ async function startOnce(dir: string, backends: readonly Backend[]): Promise<Bal
       await exited;
     },
   };
-}
-
-/** HAProxy on a free loopback port; a port taken between the probe and the bind is retried. */
-export async function startHaproxy(dir: string, backends: readonly Backend[]): Promise<Balancer> {
-  let lastError: unknown;
-  for (let attempt = 0; attempt < 3; attempt++) {
-    try {
-      return await startOnce(dir, backends);
-    } catch (error) {
-      lastError = error;
-      if (!/cannot bind|Address already in use/i.test(String(error))) throw error;
-    }
-  }
-  throw lastError;
 }

@@ -142,6 +142,13 @@ describe.skipIf(skipReason !== undefined)(`a change through one instance reaches
     await seenEverywhere('entity option', narrowed, async () => void expect((await ws.admin(balancer(), 'PATCH', '/entities/orders', { defaultFields: ['id'] })).status).toBe(200));
   });
 
+  it('an internal token issued through the balancer is accepted by every instance (PUBLIC_URL is the balancer on all three)', async () => {
+    const grant = await fetchJson(`${balancer()}/oauth/token`, 'POST', { token: null, body: { grant_type: 'client_credentials', client_id: ws.keyId, client_secret: ws.key } });
+    expect(grant.status).toBe(200);
+    const token = String(grant.body.access_token);
+    for (const instance of cluster.instances) expect((await orders(instance.url, '?size=1', token)).status, instance.name).toBe(200);
+  });
+
   it('with the listening connections terminated, a change arrives within 1.5 s and the listeners reconnect', async () => {
     const before = await expectThreeListeners();
     const probe: Probe = { ask: (url) => orders(url), seen: (answer) => answer.status === 503 };

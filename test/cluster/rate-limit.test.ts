@@ -89,7 +89,7 @@ describe.skipIf(skipReason !== undefined)(`a rate limit across three instances b
     } finally {
       client.disconnect();
     }
-  });
+  }, 120_000);
 
   it('with a private Redis that stops: every request is still answered (fail open) and each instance logs it', async () => {
     const port = await freePort();
@@ -106,5 +106,5 @@ describe.skipIf(skipReason !== undefined)(`a rate limit across three instances b
     console.log(`private Redis stopped, limit ${LIMIT}/min: ${statuses.filter((s) => s === 200).length} of ${statuses.length} answered 200`);
     expect(statuses).toEqual(Array(LIMIT * 3).fill(200));
     for (const instance of cluster.instances) expect(instance.output(), instance.name).toMatch(/rate limit: (Redis unreachable|counter store failed)/);
-  });
+  }, 120_000);
 });

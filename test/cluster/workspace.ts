@@ -13,6 +13,8 @@ export { createControlDatabase, type ControlDatabase };
 export interface ClusterWorkspace {
   readonly db: ProvisionedDatabase;
   readonly key: string;
+  /** The key's id: its OAuth client id. */
+  readonly keyId: string;
   /** `/api/admin/v1/orgs/acme/workspaces/shop` + path, with the admin token, on `baseUrl`. */
   admin(baseUrl: string, method: string, path: string, body?: unknown): Promise<ApiResponse>;
   /** `/api/v1/acme/shop` + path on `baseUrl`, with the workspace's key unless `options.token` says otherwise. */
@@ -35,10 +37,11 @@ export async function createWorkspace(baseUrl: string): Promise<ClusterWorkspace
   const post = (path: string, body: unknown) => fetchJson(`${baseUrl}${path}`, 'POST', { body }, ADMIN_TOKEN);
   await created(post('/api/admin/v1/orgs', { slug: 'acme', name: 'acme' }), 'org');
   await created(post('/api/admin/v1/orgs/acme/workspaces', { slug: 'shop', name: 'shop', database: db.database }), 'workspace');
-  const key = String((await created(post(`${WORKSPACE}/api-keys`, { name: 'cluster' }), 'API key')).body.data.key);
+  const { key, id: keyId } = (await created(post(`${WORKSPACE}/api-keys`, { name: 'cluster' }), 'API key')).body.data as { key: string; id: string };
   return {
     db,
     key,
+    keyId,
     admin: (url, method, path, body) => fetchJson(`${url}${WORKSPACE}${path}`, method, body === undefined ? {} : { body }, ADMIN_TOKEN),
     records: (url, method, path, options) => fetchJson(`${url}/api/v1/acme/shop${path}`, method, options, key),
   };
