@@ -1,5 +1,5 @@
 /**
- * Three compiled instances (node on the tsc output, as `npm run start:dist` runs them) sharing one
+ * Three (or `count`) compiled instances (node on the tsc output, as `npm run start:dist` runs them) sharing one
  * control store on the local PostgreSQL server, each on a random loopback port, with HAProxy in
  * front (DESIGN §16 "tested as deployed"). The suite needs HAProxy: under CI=true it must be
  * installed (.ci/run installs it); elsewhere the suite is skipped and says why.
@@ -16,8 +16,6 @@ import { PG_ADMIN_URL } from '../support/vendors.ts';
 import { compiledMain } from './build.ts';
 import { track } from './children.ts';
 import { HAPROXY_BINARY, haproxyInstalled, PortTaken, startHaproxy, type Balancer } from './haproxy.ts';
-
-export const INSTANCE_NAMES = ['i1', 'i2', 'i3'] as const;
 
 /** Why the suite does not run here, or undefined when it does; throws under CI=true. */
 export function clusterSkipReason(): string | undefined {
@@ -85,36 +83,37 @@ async function stopInstance(instance: Instance): Promise<void> {
   clearTimeout(killed);
 }
 
-/** Milliseconds until every backend is UP in HAProxy's eyes. */
-async function allUp(balancer: Balancer, timeoutMs = 15_000): Promise<void> {
+/** Resolves once every backend is UP in HAProxy's eyes. */
+async function allUp(balancer: Balancer, names: readonly string[], timeoutMs = 15_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let states: Record<string, string> = {};
   while (Date.now() < deadline) {
     states = await balancer.states();
-    if (INSTANCE_NAMES.every((name) => states[name] === 'UP')) return;
+    if (names.every((name) => states[name] === 'UP')) return;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   throw new Error(`backends not all UP: ${JSON.stringify(states)}`);
 }
 
 /**
- * Three instances on `controlUrl` with `env` added to each one's environment, and HAProxy in front
+ * `count` instances (i1, i2, …) on `controlUrl` with `env` added to each one's environment, and HAProxy in front
  * once all three are healthy. The balancer's port is chosen first: every instance gets its URL as
  * PUBLIC_URL (the issuer of internal tokens must be one for all). The first instance starts alone:
  * it migrates a fresh control store.
  */
-export async function startCluster(controlUrl: string, env: Record<string, string> = {}): Promise<Cluster> {
+export async function startCluster(controlUrl: string, env: Record<string, string> = {}, count = 3): Promise<Cluster> {
   const main = await compiledMain();
+  const names = Array.from({ length: count }, (_, i) => `i${i + 1}`);
   for (let attempt = 1; ; attempt++) {
     try {
-      return await startClusterOn(await freePort(), main, controlUrl, env);
+      return await startClusterOn(await freePort(), main, controlUrl, env, names);
     } catch (error) {
       if (!(error instanceof PortTaken) || attempt === 3) throw error;
     }
   }
 }
 
-async function startClusterOn(port: number, main: string, controlUrl: string, env: Record<string, string>): Promise<Cluster> {
+async function startClusterOn(port: number, main: string, controlUrl: string, env: Record<string, string>, names: readonly string[]): Promise<Cluster> {
   const dir = mkdtempSync(join(tmpdir(), 'wdapi-cluster-'));
   const instances: Instance[] = [];
   let balancer: Balancer | undefined;
@@ -126,11 +125,11 @@ async function startClusterOn(port: number, main: string, controlUrl: string, en
   try {
     const publicUrl = `http://127.0.0.1:${port}`;
     const start = (name: string) => startInstance(main, name, instanceEnv(join(dir, name), controlUrl, { PUBLIC_URL: publicUrl, ...env }));
-    const [first, ...rest] = INSTANCE_NAMES;
+    const [first = 'i1', ...rest] = names;
     instances.push(await start(first));
     instances.push(...(await Promise.all(rest.map(start))));
     balancer = await startHaproxy(dir, port, instances.map((i) => ({ name: i.name, port: i.port })));
-    await allUp(balancer);
+    await allUp(balancer, names);
   } catch (error) {
     await stop();
     throw error;

@@ -56,6 +56,7 @@ ${backends.map((b) => `  server ${b.name} 127.0.0.1:${b.port} check`).join('\n')
 
 export interface Balancer {
   readonly url: string;
+  readonly pid: number;
   /** Each backend's state as HAProxy sees it: `UP`, `DOWN`, `UP 1/2`, … */
   states(): Promise<Record<string, string>>;
   output(): string;
@@ -120,6 +121,7 @@ export async function startHaproxy(dir: string, port: number, backends: readonly
   }
   return {
     url: `http://127.0.0.1:${port}`,
+    pid: child.pid ?? -1,
     states: () => backendStates(socket),
     output: () => out,
     async stop() {

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, fetchJson, type ApiResponse } from '../support/harness.ts';
 import { postgresTarget, vendorsToRun } from '../support/vendors.ts';
 import { nowSeconds, TestIdp } from '../plugins/auth/test-idp.ts';
-import { clusterSkipReason, INSTANCE_NAMES, listenerBackends, startCluster, terminateListeners, type Cluster } from './cluster.ts';
+import { clusterSkipReason, listenerBackends, startCluster, terminateListeners, type Cluster } from './cluster.ts';
 import { createControlDatabase, createWorkspace, type ClusterWorkspace, type ControlDatabase } from './workspace.ts';
 
 const skipReason = clusterSkipReason() ?? ((await vendorsToRun([postgresTarget])).length === 0 ? 'skipped: PostgreSQL at 127.0.0.1:5432 is unreachable' : undefined);
@@ -57,12 +57,12 @@ describe.skipIf(skipReason !== undefined)(`a change through one instance reaches
   /** Through the balancer until three answers in a row come from the three instances, all seeing the change. */
   async function seenThroughBalancer(probe: Probe): Promise<boolean> {
     const servedBy = new Set<string>();
-    for (let i = 0; i < INSTANCE_NAMES.length; i++) {
+    for (let i = 0; i < cluster.instances.length; i++) {
       const answer = await probe.ask(balancer());
       if (!probe.seen(answer)) return false;
       servedBy.add(String(answer.headers.get('x-served-by')));
     }
-    return servedBy.size === INSTANCE_NAMES.length;
+    return servedBy.size === cluster.instances.length;
   }
 
   /**
