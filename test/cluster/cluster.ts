@@ -1,7 +1,7 @@
 /**
- * Three (or `count`) compiled instances (node on the tsc output, as `npm run start:dist` runs them) sharing one
- * control store on the local PostgreSQL server, each on a random loopback port, with HAProxy in
- * front (DESIGN §16 "tested as deployed"). The suite needs HAProxy: under CI=true it must be
+ * Three (or `count`) compiled instances (node on the tsc output, as `npm run start:dist` runs
+ * them) sharing one control store on the local PostgreSQL server, each on a random loopback port,
+ * with HAProxy in front (DESIGN §16 "tested as deployed"). The suite needs HAProxy: under CI=true it must be
  * installed (.ci/run installs it); elsewhere the suite is skipped and says why.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -96,10 +96,10 @@ async function allUp(balancer: Balancer, names: readonly string[], timeoutMs = 1
 }
 
 /**
- * `count` instances (i1, i2, …) on `controlUrl` with `env` added to each one's environment, and HAProxy in front
- * once all three are healthy. The balancer's port is chosen first: every instance gets its URL as
- * PUBLIC_URL (the issuer of internal tokens must be one for all). The first instance starts alone:
- * it migrates a fresh control store.
+ * `count` instances (i1, i2, …) on `controlUrl` with `env` added to each one's environment, and
+ * HAProxy in front once all of them are healthy. The balancer's port is chosen first: every
+ * instance gets its URL as PUBLIC_URL (the issuer of internal tokens must be one for all). The
+ * first instance starts alone: it migrates a fresh control store.
  */
 export async function startCluster(controlUrl: string, env: Record<string, string> = {}, count = 3): Promise<Cluster> {
   const main = await compiledMain();

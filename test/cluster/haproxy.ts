@@ -23,7 +23,9 @@ export interface Backend {
  * The README's example configuration with test timings: health checks every 200 ms so a dead
  * instance is out within half a second. A request that could not connect is retried on another
  * instance (`option redispatch 1`); one that reached an instance is never sent twice, since
- * `retry-on` keeps its default (connection failures only). `X-Served-By` names the instance.
+ * `retry-on` keeps its default (connection failures only). X-Forwarded-For is replaced, not
+ * appended to: with TRUST_PROXY=true an instance takes the leftmost address, which a client could
+ * otherwise choose. `X-Served-By` names the instance.
  */
 export function haproxyConfig(port: number, backends: readonly Backend[], socket: string): string {
   return `global
@@ -41,6 +43,7 @@ defaults
 
 frontend api
   bind 127.0.0.1:${port}
+  http-request set-header X-Forwarded-For %[src]
   default_backend instances
 
 backend instances
