@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, fetchJson, type ApiResponse } from '../support/harness.ts';
 import { postgresTarget, vendorsToRun } from '../support/vendors.ts';
 import { nowSeconds, TestIdp } from '../plugins/auth/test-idp.ts';
+import { scrape } from '../plugins/metrics/scrape.ts';
 import { clusterSkipReason, listenerBackends, startCluster, terminateListeners, type Cluster } from './cluster.ts';
 import { createControlDatabase, createWorkspace, type ClusterWorkspace, type ControlDatabase } from './workspace.ts';
 
@@ -118,10 +119,14 @@ describe.skipIf(skipReason !== undefined)(`a change through one instance reaches
   const setFlag = async () => void expect((await ws.admin(balancer(), 'PUT', '/entities/orders/migration', { blocksReads: true, blocksWrites: true })).status).toBe(200);
   const endFlag = async () => void expect((await ws.admin(balancer(), 'DELETE', '/entities/orders/migration')).status).toBe(204);
 
-  it('a migration flag, and its end', async () => {
+  it('a migration flag, and its end; every instance counts the notices it heard', async () => {
     await expectThreeListeners();
+    const heard = async () => Promise.all(cluster.instances.map(async (i) => (await scrape(i.url)).total('wdapi_change_notifications_received_total')));
+    const before = await heard();
     await seenEverywhere('migration flag', blocked, setFlag);
     await seenEverywhere('migration flag ended', open, endFlag);
+    const after = await heard();
+    expect(after.map((n, i) => n - (before[i] ?? 0) >= 2), `notices heard: ${before} → ${after}`).toEqual([true, true, true]);
   });
 
   it('an RLS rule', async () => {
