@@ -16,7 +16,7 @@ import { ADMIN_TOKEN } from '../test/support/harness.ts';
 import { startCluster, type Cluster } from '../test/cluster/cluster.ts';
 import { haproxyInstalled } from '../test/cluster/haproxy.ts';
 import { httpSide, measureSides, type HttpRequest, type Side, type SideResult } from './compare.ts';
-import { freshControlDatabase } from './control-db.ts';
+import { dropControlDatabase, freshControlDatabase } from './control-db.ts';
 import type { Bench16 } from './issue16.ts';
 import { SCENARIOS, type Scenario } from './scenarios.ts';
 import { RATE_LIMIT_COST_BOUND, type Group18 } from './scenarios18.ts';
@@ -34,6 +34,8 @@ export interface Results18 {
   readonly K: Comparison18 | string | null;
 }
 
+const ADMIN_URL = process.env.PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+/** Control databases of their own, dropped after: the bench's other services keep theirs. */
 const CLUSTER_CONTROL = 'wdapi_bench_cluster_control';
 const LIMITED_CONTROL = 'wdapi_bench_ratelimit_control';
 /** High enough that the bench never reaches it: K measures the counting, not refusals. */
@@ -92,10 +94,9 @@ async function benchWorkspace(url: string, databaseUrl: string): Promise<string>
 
 async function runBalanced(bench: Bench16): Promise<Comparison18 | string> {
   if (!haproxyInstalled()) return 'skipped: HAProxy is not installed (apt-get install -y haproxy)';
-  const adminUrl = process.env.PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
   let cluster: Cluster | undefined;
   try {
-    cluster = await startCluster(await freshControlDatabase(adminUrl, CLUSTER_CONTROL), {}, 2);
+    cluster = await startCluster(await freshControlDatabase(ADMIN_URL, CLUSTER_CONTROL), {}, 2);
     const apiKey = await benchWorkspace(cluster.balancer.url, bench.databaseUrl);
     const [first, second] = cluster.instances;
     if (!first || !second) throw new Error('J: two instances expected');
@@ -110,6 +111,7 @@ async function runBalanced(bench: Bench16): Promise<Comparison18 | string> {
     return { id: 'J', label: `scenario A (${a.label}) through HAProxy vs one instance direct`, base: perRequest(base, direct.micros()), subject: perRequest(subject, balanced.micros()) };
   } finally {
     await cluster?.stop();
+    await dropControlDatabase(ADMIN_URL, CLUSTER_CONTROL);
   }
 }
 
@@ -154,6 +156,7 @@ async function runRateLimited(bench: Bench16): Promise<Comparison18 | string> {
     return { id: 'K', label: `scenario C (${c.label}) with RATE_LIMIT_PER_MINUTE=${UNREACHED_LIMIT} and REDIS_URL vs without`, base, subject };
   } finally {
     await limited.service.close();
+    await dropControlDatabase(ADMIN_URL, LIMITED_CONTROL);
     await deleteKeys(redisUrl, keyPrefix);
   }
 }
