@@ -1,11 +1,12 @@
 /**
  * Benchmarks: issue 2 (the service against two floors on the same data set in the same run),
  * issue 15 (E one-to-many expansion, F far cursor page, G where; bench/issue15.ts), formula
- * compile, issue 16 (H aggregate, I export; bench/issue16.ts), issue 19's MariaDB lists (M: A, A-none
- * and B-none against Koa + mysql2; bench/maria.ts), issue 19's memory (bench/memory19.ts) and issue 5 (CSV import and bulk
- * insert, bench/import.ts).
+ * compile, issue 16 (H aggregate, I export; bench/issue16.ts), issue 18 (J through HAProxy, K rate
+ * limit in Redis; bench/issue18.ts), issue 19's MariaDB lists (M: A, A-none and B-none against
+ * Koa + mysql2; bench/maria.ts), issue 19's memory (bench/memory19.ts) and issue 5 (CSV import and
+ * bulk insert, bench/import.ts).
  *
- *   npm run bench -- [--only A,B,E,F,G,15,H,I,16,M,memory,formula,import] [--duration 15] [--warmup 3] [--rounds 3] [--fresh]
+ *   npm run bench -- [--only A,B,E,F,G,15,H,I,16,J,K,18,M,memory,formula,import] [--duration 15] [--warmup 3] [--rounds 3] [--fresh]
  *   npm run bench -- --compare <git ref> [--only A-none,B-none,C,D] (bench/compare-run.ts: this checkout
  *     against another commit, both compiled, in the same run; only the issue-2 scenarios A–D)
  *
@@ -25,6 +26,7 @@ import { httpSide, measureSides, sqlSide } from './compare.ts';
 import { benchImport, formatImport, type ImportBenchResult } from './import.ts';
 import { runIssue15 } from './issue15.ts';
 import { runIssue16, type Results16 } from './issue16.ts';
+import { formatIssue18, runIssue18 } from './issue18.ts';
 import { runMaria } from './maria.ts';
 import { formatCompare, runCompare } from './compare-run.ts';
 import { formatMemory, runMemory, type MemoryResult } from './memory19.ts';
@@ -35,6 +37,7 @@ import { formatExport, formatH, judgeExport, judgeH, summariseExport, TARGETS_16
 import { CAPTURE_ID, selectScenarios, type Scenario } from './scenarios.ts';
 import { selectGroups15, type Group15 } from './scenarios15.ts';
 import { selectGroups16, type Group16 } from './scenarios16.ts';
+import { selectGroups18, type Group18 } from './scenarios18.ts';
 import { startBenchService, type BenchService } from './service.ts';
 import { send } from './capture-sql.ts';
 
@@ -153,8 +156,9 @@ async function main(): Promise<void> {
   const scenarios = selectScenarios(config.only);
   const groups15 = selectGroups15(config.only);
   const groups16 = selectGroups16(config.only);
+  const groups18 = selectGroups18(config.only);
   const formulaCompile = wants(config, /^formula$/i) ? await runFormulaCompile() : null;
-  const served = scenarios.length + groups15.length + groups16.length > 0 ? await runScenarios(config, scenarios, groups15, groups16) : null;
+  const served = scenarios.length + groups15.length + groups16.length + groups18.length > 0 ? await runScenarios(config, scenarios, groups15, groups16, groups18) : null;
   const maria = wants(config, /^(M|maria)$/i) ? await runMaria({ timing: config, connections: config.connections, fresh: config.fresh, log }) : [];
   const memory = wants(config, /^mem(ory)?$/i) ? await measureMemory(config) : null;
   let imported: ImportBenchResult | null = null;
@@ -168,6 +172,7 @@ async function main(): Promise<void> {
   if (served?.issue16.H) process.stdout.write(`\n${formatH(served.issue16.H, judgeH(served.issue16.H))}\n`);
   if (served?.issue16.I) process.stdout.write(`\n${formatExport(served.issue16.I, judgeExport(served.issue16.I))}\n`);
   if (memory) process.stdout.write(`\n${formatMemory(memory)}\n`);
+  if (served && groups18.length > 0) process.stdout.write(`\n${formatIssue18(served.issue18)}\n`);
   if (formulaCompile !== null) process.stdout.write(`\nformula-compile: ${JSON.stringify(formulaCompile)}\n`);
   if (imported) process.stdout.write(`\n${formatImport(imported)}\n`);
   const file = fileURLToPath(new URL('./results/latest.json', import.meta.url));
@@ -181,6 +186,7 @@ async function main(): Promise<void> {
     mariadb: maria.map((r) => ({ scenario: r.scenario, service: r.service, koa: r.koa, rawMysql2: r.rawPg, verdict: judge(r, maria) })),
     issue15: served?.issue15.map((r) => ({ ...r, verdict: judge15(r) })) ?? [],
     issue16: served ? issue16Json(served.issue16) : null,
+    issue18: served?.issue18 ?? null,
     formulaCompile,
     memory,
     import: imported,
@@ -202,9 +208,9 @@ function issue16Json(results: Results16): unknown {
   };
 }
 
-/** Issue 2's, 15's and 16's scenarios: the service, the Koa floor and raw pg on the same data set. */
-async function runScenarios(config: Config, scenarios: readonly Scenario[], groups15: readonly Group15[], groups16: readonly Group16[]) {
-  log(`scenarios ${[...scenarios.map((s) => s.id), ...groups15, ...groups16].join(', ')}; ${config.warmup}s warm-up + ${config.duration}s each in ${config.rounds} rounds, ${config.connections} connections`);
+/** Issue 2's, 15's, 16's and 18's scenarios: the service, the Koa floor and raw pg on the same data set. */
+async function runScenarios(config: Config, scenarios: readonly Scenario[], groups15: readonly Group15[], groups16: readonly Group16[], groups18: readonly Group18[]) {
+  log(`scenarios ${[...scenarios.map((s) => s.id), ...groups15, ...groups16, ...groups18].join(', ')}; ${config.warmup}s warm-up + ${config.duration}s each in ${config.rounds} rounds, ${config.connections} connections`);
   const db = await prepareDataset(config.adminUrl, config.database, config.fresh);
   log(`database ${db.name} ${db.rebuilt ? 'built' : 'reused'} (${DATASET.regions} regions, ${DATASET.customers} customers, ${DATASET.orders} orders)`);
   const service = await startBenchService(db.url);
@@ -220,8 +226,10 @@ async function runScenarios(config: Config, scenarios: readonly Scenario[], grou
     // follows, and be exported by I; captureFloorSql creates one even when D is not measured.
     await removeCreatedOrders(db.url);
     const issue15 = await runIssue15({ service, floor, pool, connections: config.connections, timing: config, log }, groups15);
-    const issue16 = await runIssue16({ databaseUrl: db.url, service, floor, pool, connections: config.connections, timing: config, log }, groups16);
-    return { sql, results, verdicts: results.map((r) => judge(r, results)), issue15, issue16 };
+    const bench16 = { databaseUrl: db.url, service, floor, pool, connections: config.connections, timing: config, log };
+    const issue16 = await runIssue16(bench16, groups16);
+    const issue18 = await runIssue18(bench16, groups18);
+    return { sql, results, verdicts: results.map((r) => judge(r, results)), issue15, issue16, issue18 };
   } finally {
     await floor?.close();
     await pool.end();
