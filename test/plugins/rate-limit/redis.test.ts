@@ -64,13 +64,13 @@ describe('counters in Redis', () => {
     } finally {
       redis.disconnect();
     }
-  });
+  }, 120_000);
 
   it('Redis unreachable from the start (a closed port): every request is served and a warning is logged', async () => {
     const limited = await start(`redis://127.0.0.1:${await closedPort()}`, uniquePrefix());
     for (let i = 0; i < LIMIT * 2; i++) expect((await listOrgs(limited)).status).toBe(200);
     expect(limited.logLines.some((line) => line.level === 40 && /rate limit/.test(String(line.msg)))).toBe(true);
-  });
+  }, 120_000);
 });
 
 describe('Redis going away', () => {
@@ -92,5 +92,5 @@ describe('Redis going away', () => {
     for (let i = 0; i < LIMIT * 2; i++) statuses.push((await listOrgs(limited)).status);
     expect(statuses).toEqual(Array(LIMIT * 2).fill(200));
     expect(limited.logLines.some((line) => line.level === 40 && /rate limit/.test(String(line.msg)))).toBe(true);
-  });
+  }, 120_000);
 });
