@@ -39,9 +39,9 @@ async function counting(ws: TestWorkspace, call: () => Promise<ApiResponse>): Pr
     return inner(statement);
   };
   driver.query = record(query.bind(driver));
-  driver.transaction = async (work) => {
+  driver.transaction = async <T>(work: (tx: Executor) => Promise<T>): Promise<T> => {
     transactions += 1;
-    return transaction.call(driver, (tx) => work({ query: record(tx.query.bind(tx)) }));
+    return transaction.call(driver, (tx: Executor) => work({ query: record(tx.query.bind(tx)) })) as Promise<T>;
   };
   try {
     return { res: await call(), statements, transactions };
