@@ -85,17 +85,21 @@ export async function createRecord(database: Database, scope: ReadScope, policy:
 
 /**
  * Existence is hidden first: another user's row is 404 even when the change would be refused.
- * Only a refused change needs to know, so only then is the row looked up.
+ * Only a refused change needs that lookup, and a request with filters, which hide the row from
+ * the read and so must keep it from being written (the UPDATE's WHERE holds the policy alone).
  */
 async function checkUpdate(database: Database, scope: ReadScope, policy: WritePolicy, request: ReadRequest, id: unknown, idText: string, values: RowValues): Promise<void> {
   const entity = scope.root.entity;
+  let refusal: unknown = null;
   try {
     policy.checkUpdate(entity, values);
-  } catch (refusal) {
-    const exists = await readRecord(database, scope, { ...request, fields: [[entity.idField.name]], expand: [] }, id);
-    if (!exists) throw notFound(`${entity.name} '${idText}' does not exist`);
-    throw refusal;
+  } catch (error) {
+    refusal = error;
   }
+  if (refusal === null && request.filters.length === 0) return;
+  const exists = await readRecord(database, scope, { ...request, fields: [[entity.idField.name]], expand: [] }, id);
+  if (!exists) throw notFound(`${entity.name} '${idText}' does not exist`);
+  if (refusal !== null) throw refusal;
 }
 
 export async function updateRecord(database: Database, scope: ReadScope, policy: WritePolicy, idText: string, body: unknown, request: ReadRequest): Promise<JsonRecord> {

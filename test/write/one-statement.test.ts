@@ -94,6 +94,13 @@ describe.each(vendors)('one statement per create and update on $name', (target) 
     expect(res.body.error.code).toBe('NOT_FOUND');
   });
 
+  it('an update whose filter hides the record is 404 and writes nothing, as before', async () => {
+    const id = (await create(ORDER)).res.body.data.id;
+    const res = await ws.call('PUT', ws.records(`/orders/${id}?filter[status.eq]=paid`), { body: { note: 'filtered' } });
+    expect(res.status).toBe(404);
+    expect((await get(id)).note).toBeNull();
+  });
+
   it('an expansion and fields of the request shape the answer of the same statement', async () => {
     const { res, statements } = await create(ORDER, '?expand=customer&fields=id,amount,customer.name');
     expect(res.status, JSON.stringify(res.body)).toBe(201);
