@@ -113,7 +113,7 @@ function existsSql(ctx: CompileContext, parentKey: Sql, exists: ExistsPlan): Sql
   return sql`EXISTS (SELECT 1 FROM ${from} WHERE ${link}${where})`;
 }
 
-function joinSql(ctx: CompileContext, node: JoinNode): Sql {
+export function joinSql(ctx: CompileContext, node: JoinNode): Sql {
   const table = ctx.dialect.tableRef(node.entity.table);
   const on = sql`${ident(node.alias, node.targetField.column)} = ${ident(node.parentAlias, node.parentField.column)}`;
   // Policy predicates are written relative to the joined entity: re-root them at this node.
