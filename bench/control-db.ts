@@ -15,3 +15,14 @@ export async function freshControlDatabase(adminUrl: string, name: string): Prom
   }
   return adminUrl.replace(/\/[^/]*$/, `/${name}`);
 }
+
+/** Drops a control database a scenario made for itself (its service is closed). */
+export async function dropControlDatabase(adminUrl: string, name: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  } finally {
+    await admin.end();
+  }
+}

@@ -54,7 +54,7 @@ export function judge(result: ScenarioResult, all: readonly ScenarioResult[]): V
 }
 
 /** µs/req: CPU of the serving process (service, Koa floor) per answered request. */
-const HEADERS = ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'µs/req', 'pg ops/s', 'koa req/s', 'koa p99', 'koa µs/req', '/pg', '/koa', 'p99/koa', 'verdict'];
+const headers = (raw: string): string[] => ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'µs/req', `${raw} ops/s`, 'koa req/s', 'koa p99', 'koa µs/req', `/${raw}`, '/koa', 'p99/koa', 'verdict'];
 
 function rowOf(result: ScenarioResult, verdict: Verdict): string[] {
   const f1 = (x: number): string => (Number.isFinite(x) ? x.toFixed(1) : '-');
@@ -69,7 +69,9 @@ function rowOf(result: ScenarioResult, verdict: Verdict): string[] {
   ];
 }
 
-export function formatTable(results: readonly ScenarioResult[], verdicts: readonly Verdict[]): string {
+/** `raw` names the raw-driver floor's column: 'pg', or 'mysql2' for the MariaDB table. */
+export function formatTable(results: readonly ScenarioResult[], verdicts: readonly Verdict[], raw = 'pg'): string {
+  const HEADERS = headers(raw);
   const rows = [HEADERS, ...results.map((r, i) => rowOf(r, verdicts[i] as Verdict))];
   const widths = HEADERS.map((_, c) => Math.max(...rows.map((row) => (row[c] ?? '').length)));
   const line = (row: string[]): string => row.map((cell, c) => (c === 0 ? cell.padEnd(widths[c] ?? 0) : cell.padStart(widths[c] ?? 0))).join('  ');

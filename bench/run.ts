@@ -1,10 +1,14 @@
 /**
  * Benchmarks: issue 2 (the service against two floors on the same data set in the same run),
  * issue 15 (E one-to-many expansion, F far cursor page, G where; bench/issue15.ts), formula
- * compile, issue 16 (H aggregate, I export; bench/issue16.ts) and issue 5 (CSV import and bulk
- * insert, bench/import.ts).
+ * compile, issue 16 (H aggregate, I export; bench/issue16.ts), issue 18 (J through HAProxy, K rate
+ * limit in Redis; bench/issue18.ts), issue 19's MariaDB lists (M: A, A-none and B-none against
+ * Koa + mysql2; bench/maria.ts), issue 19's memory (bench/memory19.ts) and issue 5 (CSV import and
+ * bulk insert, bench/import.ts).
  *
- *   npm run bench -- [--only A,B,E,F,G,15,H,I,16,formula,import,admin] [--duration 15] [--warmup 3] [--rounds 3] [--fresh]
+ *   npm run bench -- [--only A,B,E,F,G,15,H,I,16,J,K,18,M,memory,formula,import,admin] [--duration 15] [--warmup 3] [--rounds 3] [--fresh]
+ *   npm run bench -- --compare <git ref> [--only A-none,B-none,C,D] (bench/compare-run.ts: this checkout
+ *     against another commit, both compiled, in the same run; only the issue-2 scenarios A–D)
  *
  * `admin` (issue 17, bench/admin-app.ts) drives the admin application in Chromium on the same data set.
  *
@@ -25,6 +29,10 @@ import { benchImport, formatImport, type ImportBenchResult } from './import.ts';
 import { benchAdminApp, formatAdminApp, type AdminAppBenchResult } from './admin-app.ts';
 import { runIssue15 } from './issue15.ts';
 import { runIssue16, type Results16 } from './issue16.ts';
+import { formatIssue18, runIssue18 } from './issue18.ts';
+import { runMaria } from './maria.ts';
+import { formatCompare, runCompare } from './compare-run.ts';
+import { formatMemory, runMemory, type MemoryResult } from './memory19.ts';
 import { captureFloorSql, createFloorPool, type FloorSql } from './floor-sql.ts';
 import { formatTable, judge, TARGETS, writeResults, type ScenarioResult } from './report.ts';
 import { formatTable15, judge15, TARGETS_15 } from './report15.ts';
@@ -32,6 +40,7 @@ import { formatExport, formatH, judgeExport, judgeH, summariseExport, TARGETS_16
 import { CAPTURE_ID, selectScenarios, type Scenario } from './scenarios.ts';
 import { selectGroups15, type Group15 } from './scenarios15.ts';
 import { selectGroups16, type Group16 } from './scenarios16.ts';
+import { selectGroups18, type Group18 } from './scenarios18.ts';
 import { startBenchService, type BenchService } from './service.ts';
 import { send } from './capture-sql.ts';
 
@@ -44,6 +53,8 @@ interface Config {
   readonly warmup: number;
   readonly connections: number;
   readonly rounds: number;
+  /** `--compare <git ref>`: measure this checkout against that commit instead of the floors. */
+  readonly compare: string | null;
 }
 
 function readConfig(): Config {
@@ -54,6 +65,7 @@ function readConfig(): Config {
       warmup: { type: 'string' },
       rounds: { type: 'string' },
       fresh: { type: 'boolean' },
+      compare: { type: 'string' },
     },
   });
   const seconds = (flag: string | undefined, env: string | undefined, fallback: number): number => {
@@ -70,6 +82,7 @@ function readConfig(): Config {
     warmup: seconds(values.warmup, process.env.BENCH_WARMUP, 3),
     connections: Number(process.env.BENCH_CONNECTIONS ?? 10),
     rounds: Math.max(1, Math.round(Number(values.rounds ?? process.env.BENCH_ROUNDS ?? 3))),
+    compare: values.compare ?? null,
   };
 }
 
@@ -129,13 +142,28 @@ function wants(config: Config, pattern: RegExp): boolean {
   return !config.only || config.only.some((s) => pattern.test(s.trim()));
 }
 
+/** The scenarios A–D (default A-none, B-none, C, D) against another commit, printed as ratios. */
+async function compareWithRef(config: Config, ref: string): Promise<void> {
+  const scenarios = config.only ? selectScenarios(config.only) : selectScenarios(['A-none', 'B-none', 'C', 'D']);
+  const db = await prepareDataset(config.adminUrl, config.database, config.fresh);
+  const result = await runCompare({ ref, databaseUrl: db.url, scenarios, timing: config, connections: config.connections, log });
+  process.stdout.write(`\n${formatCompare(result)}\n`);
+  const file = fileURLToPath(new URL('./results/compare.json', import.meta.url));
+  writeResults(file, { at: new Date().toISOString(), node: process.version, config: { duration: config.duration, warmup: config.warmup, rounds: config.rounds, connections: config.connections }, ...result });
+  log(`results written to ${file}`);
+}
+
 async function main(): Promise<void> {
   const config = readConfig();
+  if (config.compare) return compareWithRef(config, config.compare);
   const scenarios = selectScenarios(config.only);
   const groups15 = selectGroups15(config.only);
   const groups16 = selectGroups16(config.only);
+  const groups18 = selectGroups18(config.only);
   const formulaCompile = wants(config, /^formula$/i) ? await runFormulaCompile() : null;
-  const served = scenarios.length + groups15.length + groups16.length > 0 ? await runScenarios(config, scenarios, groups15, groups16) : null;
+  const served = scenarios.length + groups15.length + groups16.length + groups18.length > 0 ? await runScenarios(config, scenarios, groups15, groups16, groups18) : null;
+  const maria = wants(config, /^(M|maria)$/i) ? await runMaria({ timing: config, connections: config.connections, fresh: config.fresh, log }) : [];
+  const memory = wants(config, /^mem(ory)?$/i) ? await measureMemory(config) : null;
   let imported: ImportBenchResult | null = null;
   if (wants(config, /^(import|bulk)$/i)) {
     log('import and bulk (issue 5): 1M-row CSV import, then 1000-row bulk requests');
@@ -148,9 +176,12 @@ async function main(): Promise<void> {
     adminApp = await benchAdminApp(db.url);
   }
   if (served?.results.length) process.stdout.write(`\n${formatTable(served.results, served.verdicts)}\n`);
+  if (maria.length) process.stdout.write(`\nMariaDB (issue 19: req/s >= 60% of Koa + mysql2)\n${formatTable(maria, maria.map((r) => judge(r, maria)), 'mysql2')}\n`);
   if (served?.issue15.length) process.stdout.write(`\n${formatTable15(served.issue15, served.issue15.map(judge15))}\n`);
   if (served?.issue16.H) process.stdout.write(`\n${formatH(served.issue16.H, judgeH(served.issue16.H))}\n`);
   if (served?.issue16.I) process.stdout.write(`\n${formatExport(served.issue16.I, judgeExport(served.issue16.I))}\n`);
+  if (memory) process.stdout.write(`\n${formatMemory(memory)}\n`);
+  if (served && groups18.length > 0) process.stdout.write(`\n${formatIssue18(served.issue18)}\n`);
   if (formulaCompile !== null) process.stdout.write(`\nformula-compile: ${JSON.stringify(formulaCompile)}\n`);
   if (imported) process.stdout.write(`\n${formatImport(imported)}\n`);
   if (adminApp) process.stdout.write(`\n${formatAdminApp(adminApp)}\n`);
@@ -162,13 +193,22 @@ async function main(): Promise<void> {
     targets: { ...TARGETS, issue15: TARGETS_15, issue16: TARGETS_16 },
     sql: served?.sql ?? null,
     results: served?.results.map((r, i) => ({ scenario: r.scenario, service: r.service, koa: r.koa, rawPg: r.rawPg, verdict: served.verdicts[i] })) ?? [],
+    mariadb: maria.map((r) => ({ scenario: r.scenario, service: r.service, koa: r.koa, rawMysql2: r.rawPg, verdict: judge(r, maria) })),
     issue15: served?.issue15.map((r) => ({ ...r, verdict: judge15(r) })) ?? [],
     issue16: served ? issue16Json(served.issue16) : null,
+    issue18: served?.issue18 ?? null,
     formulaCompile,
+    memory,
     import: imported,
     adminApp,
   });
   log(`results written to ${file}`);
+}
+
+/** The service's RSS idle and under load, on the same data set as the scenarios. */
+async function measureMemory(config: Config): Promise<MemoryResult> {
+  const db = await prepareDataset(config.adminUrl, config.database, false);
+  return runMemory({ databaseUrl: db.url, connections: config.connections, seconds: Math.max(2, config.duration / 4), log });
 }
 
 function issue16Json(results: Results16): unknown {
@@ -179,9 +219,9 @@ function issue16Json(results: Results16): unknown {
   };
 }
 
-/** Issue 2's, 15's and 16's scenarios: the service, the Koa floor and raw pg on the same data set. */
-async function runScenarios(config: Config, scenarios: readonly Scenario[], groups15: readonly Group15[], groups16: readonly Group16[]) {
-  log(`scenarios ${[...scenarios.map((s) => s.id), ...groups15, ...groups16].join(', ')}; ${config.warmup}s warm-up + ${config.duration}s each in ${config.rounds} rounds, ${config.connections} connections`);
+/** Issue 2's, 15's, 16's and 18's scenarios: the service, the Koa floor and raw pg on the same data set. */
+async function runScenarios(config: Config, scenarios: readonly Scenario[], groups15: readonly Group15[], groups16: readonly Group16[], groups18: readonly Group18[]) {
+  log(`scenarios ${[...scenarios.map((s) => s.id), ...groups15, ...groups16, ...groups18].join(', ')}; ${config.warmup}s warm-up + ${config.duration}s each in ${config.rounds} rounds, ${config.connections} connections`);
   const db = await prepareDataset(config.adminUrl, config.database, config.fresh);
   log(`database ${db.name} ${db.rebuilt ? 'built' : 'reused'} (${DATASET.regions} regions, ${DATASET.customers} customers, ${DATASET.orders} orders)`);
   const service = await startBenchService(db.url);
@@ -197,8 +237,10 @@ async function runScenarios(config: Config, scenarios: readonly Scenario[], grou
     // follows, and be exported by I; captureFloorSql creates one even when D is not measured.
     await removeCreatedOrders(db.url);
     const issue15 = await runIssue15({ service, floor, pool, connections: config.connections, timing: config, log }, groups15);
-    const issue16 = await runIssue16({ databaseUrl: db.url, service, floor, pool, connections: config.connections, timing: config, log }, groups16);
-    return { sql, results, verdicts: results.map((r) => judge(r, results)), issue15, issue16 };
+    const bench16 = { databaseUrl: db.url, service, floor, pool, connections: config.connections, timing: config, log };
+    const issue16 = await runIssue16(bench16, groups16);
+    const issue18 = await runIssue18(bench16, groups18);
+    return { sql, results, verdicts: results.map((r) => judge(r, results)), issue15, issue16, issue18 };
   } finally {
     await floor?.close();
     await pool.end();

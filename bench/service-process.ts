@@ -59,13 +59,14 @@ async function usage(child: ChildProcess, request: ChildRequest): Promise<Servic
 
 /**
  * `compiled` is dist/bench/service-child.js run on plain node; without it the TypeScript source
- * runs under tsx. Its own control database, so it does not disturb the bench's in-process service.
+ * runs under tsx. Its own control database, so it does not disturb the bench's in-process service
+ * (`controlDatabase` apart when two children run side by side).
  */
-export async function startServiceProcess(databaseUrl: string, compiled: string | null): Promise<ServiceProcess> {
+export async function startServiceProcess(databaseUrl: string, compiled: string | null, controlDatabase = 'wdapi_bench_export_control'): Promise<ServiceProcess> {
   const execArgv = compiled ? ['--expose-gc'] : ['--import', 'tsx', '--expose-gc'];
   const child = fork(compiled ?? TS_CHILD, [], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const started = nextReply(child);
-  child.send({ kind: 'start', databaseUrl, controlDatabase: 'wdapi_bench_export_control' } satisfies ChildRequest);
+  child.send({ kind: 'start', databaseUrl, controlDatabase } satisfies ChildRequest);
   const message = await started;
   if (message.kind !== 'started') {
     child.kill();

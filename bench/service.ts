@@ -1,6 +1,6 @@
 /** The service under test, in process, with one workspace on the bench database and an API key. */
 import pino from 'pino';
-import { startService, type RunningService } from '../server/start.ts';
+import { startService, type RunningService, type StartOptions } from '../server/start.ts';
 import { freshControlDatabase } from './control-db.ts';
 
 const ADMIN_TOKEN = 'wda_bench-admin-token-0123456789';
@@ -26,17 +26,26 @@ async function adminPost(url: string, path: string, body: unknown): Promise<Reco
   return parsed;
 }
 
-/** `controlDatabase` apart from the default lets a second service (in a child process) run beside the first. */
-export async function startBenchService(databaseUrl: string, controlDatabase = 'wdapi_bench_control'): Promise<BenchService> {
+/**
+ * `controlDatabase` apart from the default lets a second service (in a child process, or one with
+ * other `options`) run beside the first; `vendor` 'mysql' puts the workspace on the MariaDB copy of
+ * the data set.
+ */
+export async function startBenchService(
+  databaseUrl: string,
+  controlDatabase = 'wdapi_bench_control',
+  vendor: 'postgres' | 'mysql' = 'postgres',
+  options: Partial<StartOptions> = {},
+): Promise<BenchService> {
   const adminUrl = process.env.PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
   const controlDatabaseUrl = await freshControlDatabase(adminUrl, controlDatabase);
-  const service = await startService({ adminToken: ADMIN_TOKEN, logger: pino({ level: 'silent' }), controlDatabaseUrl });
+  const service = await startService({ adminToken: ADMIN_TOKEN, logger: pino({ level: 'silent' }), controlDatabaseUrl, ...options });
   try {
     await adminPost(service.url, '/api/admin/v1/orgs', { slug: ORG, name: ORG });
     await adminPost(service.url, `/api/admin/v1/orgs/${ORG}/workspaces`, {
       slug: WS,
       name: WS,
-      database: { vendor: 'postgres', url: databaseUrl, schema: 'public' },
+      database: vendor === 'postgres' ? { vendor, url: databaseUrl, schema: 'public' } : { vendor, url: databaseUrl },
     });
     const key = await adminPost(service.url, `/api/admin/v1/orgs/${ORG}/workspaces/${WS}/api-keys`, { name: 'bench' });
     const apiKey = String((key.data as Record<string, unknown> | undefined)?.key);

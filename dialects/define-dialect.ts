@@ -46,6 +46,8 @@ function bindDialect(dialect: Dialect, config: DatabaseConfig): BoundDialect {
     tableRef,
     insert: (db, statement) => writer.insert(db, tableRef(statement.table), statement),
     upsert: (db, statement) => writer.upsert(db, tableRef(statement.table), statement),
+    insertAndRead: async (db, statement, read) => (writer.insertAndRead ? writer.insertAndRead(db, tableRef(statement.table), statement, read) : null),
+    updateAndRead: async (db, update, read) => (writer.updateAndRead ? writer.updateAndRead(db, tableRef(update.table), update, read) : null),
     introspect: (db) => introspector.introspect(db, schema),
     schemaExists: (db) => introspector.schemaExists(db, schema),
     estimateRows: (db, select, rootTable) => introspector.estimateRows(db, select, tableRef(rootTable)),

@@ -230,6 +230,45 @@ export interface SqlSpelling extends SqlRenderer {
   toDouble(expr: Sql): Sql;
 }
 
+/**
+ * The read of a row a create or an update has just written, in the shape of the record endpoints
+ * (default view, `fields`, `expand`, computed columns, row policy), built by core
+ * (core/query/written-row.ts) for a vendor to put in the same round trip as the write (issue 19).
+ * Its select list also carries the row's key and, when the policy or the request's filters hide
+ * rows, a 1/0 visibility column: it has no WHERE of its own, so that a written row the caller cannot
+ * read answers 404 naming its key, as a second SELECT would. Vendors pass the rows through as they come.
+ */
+export interface WrittenRowRead {
+  /** `SELECT … FROM relation AS t0 LEFT JOIN …`: `relation` (a CTE's name) holds the written row with every column of the table. */
+  over(relation: Sql): Sql;
+  /** `SELECT … FROM table AS t0 LEFT JOIN … WHERE t0.key = key`: the table read again, later in the same batch. */
+  byKey(key: Sql): Sql;
+  /**
+   * The select list alone, each column qualified by `table` (for `INSERT … RETURNING`); null when
+   * the shape reads another table (a join, a filter through a one-to-many relationship).
+   */
+  ownColumns(table: Sql): Sql | null;
+  /** The key column and its native type as the catalog spells it. */
+  readonly key: { readonly column: string; readonly nativeType: string };
+  /**
+   * True when the shape reads the written table itself (a self-referencing expansion): a
+   * statement-level snapshot (PostgreSQL's CTE) would show that row as it was before the write.
+   */
+  readonly readsWrittenTable: boolean;
+}
+
+/** An UPDATE of one row by key, in the parts each vendor arranges (`SqlSpelling.updateStatement`). */
+export interface UpdateStatement {
+  readonly table: string;
+  readonly alias: string;
+  /** `"column" = value` pairs with unqualified column names. */
+  readonly assignments: Sql;
+  /** The row policy and the key, qualified by `alias`. */
+  readonly where: Sql;
+  /** The row's key, encoded for the driver. */
+  readonly key: unknown;
+}
+
 /** Statements that must run to count their outcomes; the vendor's own (no standard spelling exists). */
 export interface DialectWriter {
   /** Runs an INSERT into `table` and returns the `returning` column's values, in row order. */
@@ -237,6 +276,16 @@ export interface DialectWriter {
 
   /** Runs an upsert on exactly `conflictColumns` and reports what happened to the rows. */
   upsert(db: Executor, table: Sql, statement: UpsertStatement): Promise<UpsertOutcome>;
+
+  /**
+   * Optional: inserts the ONE row of `statement` and answers the rows of `read` over it, in one
+   * round trip. Null when this server cannot for this read (core then inserts and reads back with a
+   * second statement). Absent: always null.
+   */
+  insertAndRead?(db: Executor, table: Sql, statement: InsertStatement, read: WrittenRowRead): Promise<Record<string, unknown>[] | null>;
+
+  /** Optional: runs `update` and answers the rows of `read` over the row, in one round trip; null as for `insertAndRead`. */
+  updateAndRead?(db: Executor, table: Sql, update: UpdateStatement, read: WrittenRowRead): Promise<Record<string, unknown>[] | null>;
 }
 
 /** What the database says about itself. */
@@ -301,6 +350,10 @@ export interface BoundDialect {
   tableRef(table: string): Sql;
   insert(db: Executor, statement: InsertStatement): Promise<unknown[]>;
   upsert(db: Executor, statement: UpsertStatement): Promise<UpsertOutcome>;
+  /** The writer's `insertAndRead`, null where the vendor has none. */
+  insertAndRead(db: Executor, statement: InsertStatement, read: WrittenRowRead): Promise<Record<string, unknown>[] | null>;
+  /** The writer's `updateAndRead`, null where the vendor has none. */
+  updateAndRead(db: Executor, update: UpdateStatement, read: WrittenRowRead): Promise<Record<string, unknown>[] | null>;
   introspect(db: Executor): Promise<DatabaseSchema>;
   schemaExists(db: Executor): Promise<boolean>;
   estimateRows(db: Executor, select: CompiledSql, rootTable: string): Promise<number | null>;

@@ -39,6 +39,9 @@ export interface AppOptions {
 export function createApp(services: Services, options: AppOptions = {}): Koa {
   const app = new Koa();
   app.proxy = options.trustProxy ?? process.env.TRUST_PROXY === 'true';
+  // The client address is the last X-Forwarded-For entry, the one the proxy in front appended;
+  // entries before it are whatever the client sent, and would let it choose its rate-limit budget.
+  app.maxIpsCount = 1;
   app.silent = true;
   app.use(responseHeaders(services.lifecycle));
   app.use(requestLog(services.logger));

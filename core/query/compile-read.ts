@@ -113,7 +113,7 @@ function existsSql(ctx: CompileContext, parentKey: Sql, exists: ExistsPlan): Sql
   return sql`EXISTS (SELECT 1 FROM ${from} WHERE ${link}${where})`;
 }
 
-function joinSql(ctx: CompileContext, node: JoinNode): Sql {
+export function joinSql(ctx: CompileContext, node: JoinNode): Sql {
   const table = ctx.dialect.tableRef(node.entity.table);
   const on = sql`${ident(node.alias, node.targetField.column)} = ${ident(node.parentAlias, node.parentField.column)}`;
   // Policy predicates are written relative to the joined entity: re-root them at this node.
@@ -168,8 +168,9 @@ function keysetPageSql(ctx: CompileContext, plan: ReadPlan, exprs: readonly Sql[
     const key = ctx.dialect.sql.exactText(targetExpr(ctx, term.target), targetType(term.target));
     return sql`${key} AS ${ident(sortKeyAlias(i))}`;
   });
-  const after = plan.keyset?.after;
-  const conditions = [...plan.where.map((p) => sql`(${predicateSql(ctx, p)})`), ...(after ? [sql`(${disjunction(ctx, after)})`] : [])];
+  const { after, bound } = plan.keyset ?? {};
+  const seek = after ? [...(bound ? [sql`(${predicateSql(ctx, bound)})`] : []), sql`(${disjunction(ctx, after)})`] : [];
+  const conditions = [...plan.where.map((p) => sql`(${predicateSql(ctx, p)})`), ...seek];
   const where = conditions.length > 0 ? sql` WHERE ${join(conditions, ' AND ')}` : raw('');
   return sql`SELECT ${join([...exprs, ...keys])} FROM ${fromSql(ctx, plan)}${where} ORDER BY ${order}${ctx.dialect.sql.paginate(plan.size + 1, 0)}`;
 }

@@ -1,6 +1,6 @@
 /** Write plans → SQL through the bound dialect, with the same predicate compiler as reads. */
 import { ident, join, sql, type Sql } from '../sql.ts';
-import type { BoundDialect } from '../../dialects/dialect.ts';
+import type { BoundDialect, UpdateStatement } from '../../dialects/dialect.ts';
 import type { Entity } from '../schema/model.ts';
 import { conjunction, type CompileContext } from './compile-read.ts';
 import { ROOT_ALIAS } from './joins.ts';
@@ -11,9 +11,16 @@ function singleTable(dialect: BoundDialect, entity: Entity): CompileContext {
   return { dialect, root: entity, rootAlias: ROOT_ALIAS, joins: new Map() };
 }
 
-export function compileUpdate(plan: UpdatePlan, dialect: BoundDialect): Sql {
+/** The UPDATE in parts, for a vendor that reads the row back in the same round trip (`updateAndRead`). */
+export function compileUpdateParts(plan: UpdatePlan, dialect: BoundDialect, id: unknown): UpdateStatement {
   const assignments = join([...plan.values.entries()].map(([f, v]) => sql`${ident(f.column)} = ${dialect.sql.encodeValue(f.type, v)}`));
   const where = conjunction(singleTable(dialect, plan.entity), plan.where);
+  const key = dialect.sql.encodeValue(plan.entity.idField.type, id);
+  return { table: plan.entity.table, alias: ROOT_ALIAS, assignments, where, key };
+}
+
+export function compileUpdate(plan: UpdatePlan, dialect: BoundDialect): Sql {
+  const { assignments, where } = compileUpdateParts(plan, dialect, null);
   return dialect.sql.updateStatement(dialect.tableRef(plan.entity.table), ROOT_ALIAS, assignments, where);
 }
 

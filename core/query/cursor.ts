@@ -66,7 +66,7 @@ export function planCursor(plan: ReadPlan, request: ReadRequest, identity: strin
     if (!term) throw cursorMismatch();
     return coerceCursorValue(term, value);
   });
-  return { ...plan, page: 0, keyset: { after: planSeek(plan.order, values) } };
+  return { ...plan, page: 0, keyset: planSeek(plan.order, values) };
 }
 
 /** The column alias under which the page statement returns the i-th sort key (compile-read.ts). */
@@ -86,5 +86,5 @@ export function cursorAfter(plan: ReadPlan, row: Record<string, unknown>, identi
  */
 export function keysetAfter(plan: ReadPlan, row: Record<string, unknown>): Keyset {
   const values = plan.order.map((term, i) => coerceCursorValue(term, cursorValue(targetType(term.target), row[sortKeyAlias(i)])));
-  return { after: planSeek(plan.order, values) };
+  return planSeek(plan.order, values);
 }

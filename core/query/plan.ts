@@ -150,8 +150,10 @@ export interface ReadPlan {
 /**
  * A keyset page: rows after the cursor position in `order`, read one beyond `size` so that the
  * last page is known. `after` is an OR of AND-ed predicates (core/query/seek.ts); null on the
- * first page.
+ * first page. `bound`, when there is one, is implied by `after` and ANDed before it: a plain
+ * range on the first key that an index can start from.
  */
 export interface Keyset {
   readonly after: readonly (readonly Predicate[])[] | null;
+  readonly bound?: Predicate | null;
 }

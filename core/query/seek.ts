@@ -9,8 +9,12 @@
  *   equal:            v NULL → k IS NULL;       else k = v
  *   after, ascending: v NULL → nothing;         else k > v, or k IS NULL (NULLs come last)
  *   after, desc:      v NULL → k IS NOT NULL;   else k < v (NULLs came first)
+ *
+ * Planners do not read an index range out of that OR (PostgreSQL filters the index from its
+ * start: a page deep in the table reads every row before it), so the seek also carries the bound
+ * every branch implies on the first key, `k1 >= v1` (`<=` descending), where it is a plain range.
  */
-import type { OrderTerm, Predicate, Target } from './plan.ts';
+import type { Keyset, OrderTerm, Predicate, Target } from './plan.ts';
 import { canBeNull } from './filter-values.ts';
 
 /** One alternative of the OR: every predicate must hold. */
@@ -40,7 +44,7 @@ function afterOn(term: OrderTerm, value: unknown): Predicate[] {
  * target's type), as an OR of AND-ed branches. Never empty: the id tiebreak is never NULL, so its
  * branch always exists.
  */
-export function planSeek(order: readonly OrderTerm[], values: readonly unknown[]): SeekBranch[] {
+function seekBranches(order: readonly OrderTerm[], values: readonly unknown[]): SeekBranch[] {
   const branches: SeekBranch[] = [];
   const prefix: Predicate[] = [];
   order.forEach((term, i) => {
@@ -49,4 +53,19 @@ export function planSeek(order: readonly OrderTerm[], values: readonly unknown[]
     prefix.push(equalTo(term.target, value));
   });
   return branches;
+}
+
+/**
+ * `k1 >= v1` ascending, `k1 <= v1` descending: true of every row after the cursor, unless NULLs
+ * can still follow (ascending over a nullable key) or the cursor's own key is NULL.
+ */
+function firstKeyBound(term: OrderTerm | undefined, value: unknown): Predicate | null {
+  if (!term || value === null || value === undefined) return null;
+  if (term.direction === 'asc') return canBeNull(term.target) ? null : { target: term.target, op: 'gte', value };
+  return { target: term.target, op: 'lte', value };
+}
+
+/** The keyset after the cursor row whose sort keys are `values`. */
+export function planSeek(order: readonly OrderTerm[], values: readonly unknown[]): Keyset {
+  return { after: seekBranches(order, values), bound: firstKeyBound(order[0], values[0]) };
 }

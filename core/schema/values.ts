@@ -34,8 +34,20 @@ function toDate(raw: unknown): string {
   return String(raw).slice(0, 10);
 }
 
+/**
+ * UTC text as MySQL/MariaDB hand DATETIME over (whole seconds or milliseconds, no zone), with a
+ * year from 1000, a month 01–12, a day 01–28 and a time inside the day: a real instant whatever
+ * the month. The rest (zero dates, days a month may lack) goes through Date as before.
+ */
+const PLAIN_UTC_TEXT = /^[1-9]\d{3}-(0[1-9]|1[0-2])-(0[1-9]|1\d|2[0-8]) ([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d{3})?$/;
+
 function toTimestamp(raw: unknown): string {
   if (raw instanceof Date) return raw.toISOString();
+  // Every row of every list goes through here: the common form is rewritten as text, without
+  // building a Date, when the driver's text is a real instant (the server checked the calendar).
+  if (typeof raw === 'string' && PLAIN_UTC_TEXT.test(raw)) {
+    return raw.length === 19 ? `${raw.slice(0, 10)}T${raw.slice(11)}.000Z` : `${raw.slice(0, 10)}T${raw.slice(11)}Z`;
+  }
   const text = String(raw).replace(' ', 'T');
   const zoned = /(Z|[+-]\d\d(:?\d\d)?)$/.test(text) ? text : `${text}Z`;
   const date = new Date(zoned);

@@ -4,10 +4,11 @@ import type { Database } from '../../dialects/dialect.ts';
 import { ApiError, notFound } from '../errors.ts';
 import type { Entity } from '../schema/model.ts';
 import type { JsonRecord } from '../query/assemble.ts';
-import { compileDelete, compileUpdate } from '../query/compile-write.ts';
+import { compileDelete, compileUpdate, compileUpdateParts } from '../query/compile-write.ts';
 import type { ReadScope } from '../query/plan.ts';
 import { planRowWrite, planUpdate } from '../query/plan-write.ts';
-import { parseId, readRecord } from '../query/read.ts';
+import { assembleWithArrays, parseId, readRecord } from '../query/read.ts';
+import { planWrittenRead, visibleRow, type PlannedWrittenRead } from '../query/written-row.ts';
 import type { ReadRequest } from '../query/request.ts';
 import { translateDbError } from '../workspace/db-errors.ts';
 import { requireObject } from '../payload.ts';
@@ -45,26 +46,60 @@ async function readBack(database: Database, scope: ReadScope, request: ReadReque
   return record;
 }
 
+/**
+ * The record from the rows a vendor's write-and-read answered; 404 when the caller cannot read the
+ * written row, as the read-back found nothing before (the write stays: it was allowed).
+ */
+async function writtenRecord(database: Database, scope: ReadScope, planned: PlannedWrittenRead, rows: Record<string, unknown>[], label: (key: unknown) => string): Promise<JsonRecord> {
+  const { row, key } = visibleRow(rows);
+  const record = row ? (await assembleWithArrays(database.driver, database.dialect, planned.parts, [row]))[0] : undefined;
+  if (!record) throw notFound(`${scope.root.entity.name} '${label(key)}' does not exist`);
+  return record;
+}
+
 export async function createRecord(database: Database, scope: ReadScope, policy: WritePolicy, body: unknown, request: ReadRequest): Promise<JsonRecord> {
   migrationBlocksWrites(scope);
   const { dialect, driver } = database;
   const entity = scope.root.entity;
   const values = validateRow(scope.root, policy.completeCreate(entity, requireObject(body)), 'create');
   policy.prepareCreate(entity, values);
+  const planned = planWrittenRead(scope, request, dialect);
   const fields = [...values.keys()];
+  const insert = {
+    table: entity.table,
+    columns: fields.map((f) => f.column),
+    rows: [fields.map((f) => dialect.sql.encodeValue(f.type, values.get(f)))],
+    returning: entity.idField.column,
+  };
   let id: unknown;
   try {
-    const ids = await dialect.insert(driver, {
-      table: entity.table,
-      columns: fields.map((f) => f.column),
-      rows: [fields.map((f) => dialect.sql.encodeValue(f.type, values.get(f)))],
-      returning: entity.idField.column,
-    });
-    id = ids[0];
+    // One round trip where the vendor can (issue 19 item 3); otherwise the insert, then the read.
+    const rows = await dialect.insertAndRead(driver, insert, planned.read);
+    if (rows) return await writtenRecord(database, scope, planned, rows, String);
+    id = (await dialect.insert(driver, insert))[0];
   } catch (error) {
     throw translateDbError(dialect, entity, error);
   }
   return readBack(database, scope, request, id, String(id));
+}
+
+/**
+ * Existence is hidden first: another user's row is 404 even when the change would be refused.
+ * Only a refused change needs that lookup, and a request with filters, which hide the row from
+ * the read and so must keep it from being written (the UPDATE's WHERE holds the policy alone).
+ */
+async function checkUpdate(database: Database, scope: ReadScope, policy: WritePolicy, request: ReadRequest, id: unknown, idText: string, values: RowValues): Promise<void> {
+  const entity = scope.root.entity;
+  let refusal: unknown = null;
+  try {
+    policy.checkUpdate(entity, values);
+  } catch (error) {
+    refusal = error;
+  }
+  if (refusal === null && request.filters.length === 0) return;
+  const exists = await readRecord(database, scope, { ...request, fields: [[entity.idField.name]], expand: [] }, id);
+  if (!exists) throw notFound(`${entity.name} '${idText}' does not exist`);
+  if (refusal !== null) throw refusal;
 }
 
 export async function updateRecord(database: Database, scope: ReadScope, policy: WritePolicy, idText: string, body: unknown, request: ReadRequest): Promise<JsonRecord> {
@@ -73,15 +108,16 @@ export async function updateRecord(database: Database, scope: ReadScope, policy:
   const entity = scope.root.entity;
   const id = parseId(entity, idText);
   const values = validateRow(scope.root, body, 'update', { currentId: id });
-  // Existence is hidden first: another user's row is 404 even when the change would be refused.
   const userFields = [...values.keys()].filter((f) => !f.autoTimestamp);
   if (userFields.length === 0) return readBack(database, scope, request, id, idText);
-  const exists = await readRecord(database, scope, { ...request, fields: [[entity.idField.name]], expand: [] }, id);
-  if (!exists) throw notFound(`${entity.name} '${idText}' does not exist`);
-  policy.checkUpdate(entity, values);
-  const statement = compileUpdate(planUpdate(scope, id, values), dialect);
+  await checkUpdate(database, scope, policy, request, id, idText, values);
+  const planned = planWrittenRead(scope, request, dialect);
+  const plan = planUpdate(scope, id, values);
   try {
-    const result = await driver.query(render(statement, dialect.sql));
+    // The UPDATE's WHERE carries the row policy: a row the caller cannot see is not changed (404).
+    const rows = await dialect.updateAndRead(driver, compileUpdateParts(plan, dialect, id), planned.read);
+    if (rows) return await writtenRecord(database, scope, planned, rows, () => idText);
+    const result = await driver.query(render(compileUpdate(plan, dialect), dialect.sql));
     if (result.affectedRows === 0) throw notFound(`${entity.name} '${idText}' does not exist`);
   } catch (error) {
     throw translateDbError(dialect, entity, error);

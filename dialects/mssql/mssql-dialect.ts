@@ -5,7 +5,7 @@
  */
 import { ident, raw, render, sql, type CompiledSql, type Sql } from '../../core/sql.ts';
 import type { ColumnType } from '../../core/schema/introspection.ts';
-import type { DatabaseConfig, Dialect, Executor, InsertStatement, UpsertStatement } from '../dialect.ts';
+import type { DatabaseConfig, Dialect, Executor, InsertStatement, UpdateStatement, UpsertStatement, WrittenRowRead } from '../dialect.ts';
 import { defineDialect } from '../define-dialect.ts';
 import { plainOrderTerm } from '../standard-sql.ts';
 import { mapMssqlError } from './mssql-errors.ts';
@@ -13,6 +13,7 @@ import { BINARY_COLLATION, likePattern, mssqlFormula, mssqlOwnFormula } from './
 import { introspectMssql, mssqlSchemaExists } from './mssql-introspector.ts';
 import { urlProblem } from '../connection-url.ts';
 import { MSSQL_MAX_PARAMS, runInsert, runUpsert } from './mssql-upsert.ts';
+import { runInsertAndRead, runUpdateAndRead } from './mssql-written.ts';
 
 export function quoteIdent(name: string): string {
   return `[${name.replace(/]/g, ']]')}]`;
@@ -206,6 +207,8 @@ export function createMssqlDialect(name = 'mssql'): Dialect {
       insert: (db: Executor, table: Sql, statement: InsertStatement) => runInsert(db, renderSql, table, statement),
       // MERGE matches on exactly the ON columns.
       upsert: (db: Executor, table: Sql, statement: UpsertStatement) => runUpsert(db, renderSql, table, statement),
+      insertAndRead: (db: Executor, table: Sql, statement: InsertStatement, read: WrittenRowRead) => runInsertAndRead(db, renderSql, table, statement, read),
+      updateAndRead: (db: Executor, table: Sql, update: UpdateStatement, read: WrittenRowRead) => runUpdateAndRead(db, renderSql, table, update, read),
     },
     introspector: {
       introspect: (db, schema) => introspectMssql(db, schema ?? 'dbo'),

@@ -15,7 +15,7 @@
  */
 import sql from 'mssql';
 import type { CompiledSql } from '../../core/sql.ts';
-import type { DatabaseConfig, Driver, Executor, QueryResult, RowBatches } from '../dialect.ts';
+import type { DatabaseConfig, Driver, Executor, PoolStats, QueryResult, RowBatches } from '../dialect.ts';
 
 type Row = Record<string, unknown>;
 
@@ -204,6 +204,8 @@ export function createMssqlDriver(config: DatabaseConfig): Driver {
   };
 
   return {
+    // mssql's documented pool counters; its tarn pool exists only once connected.
+    poolStats: (): PoolStats => (pool.connected ? { total: pool.size, idle: pool.available, waiting: pool.pending } : { total: 0, idle: 0, waiting: 0 }),
     async query(statement: CompiledSql): Promise<QueryResult> {
       return run((await ready()).request(), statement);
     },

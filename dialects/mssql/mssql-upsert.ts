@@ -34,7 +34,7 @@ const SOURCE = 's';
 /** Source row number, so that OUTPUT can report generated keys in row order. */
 const ORDINAL = '__row';
 
-function columnList(columns: readonly string[], qualifier?: string): Sql {
+export function columnList(columns: readonly string[], qualifier?: string): Sql {
   return join(columns.map((c) => (qualifier ? ident(qualifier, c) : ident(c))));
 }
 
@@ -66,7 +66,7 @@ BEGIN CATCH
 END CATCH;`;
 }
 
-function writesColumn(statement: InsertStatement, column: string): boolean {
+export function writesColumn(statement: InsertStatement, column: string): boolean {
   return statement.columns.includes(column);
 }
 

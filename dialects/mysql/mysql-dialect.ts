@@ -5,14 +5,14 @@
  */
 import { ident, render, sql, type CompiledSql, type Sql } from '../../core/sql.ts';
 import type { ColumnType } from '../../core/schema/introspection.ts';
-import type { DatabaseConfig, Dialect, Executor, InsertStatement, UpsertStatement } from '../dialect.ts';
+import type { DatabaseConfig, Dialect, Executor, InsertStatement, UpsertStatement, WrittenRowRead } from '../dialect.ts';
 import { defineDialect } from '../define-dialect.ts';
 import { plainOrderTerm } from '../standard-sql.ts';
 import { mapMysqlError } from './mysql-errors.ts';
 import { mysqlFormula, mysqlOwnFormula } from './mysql-formula.ts';
 import { introspectMysql, mysqlSchemaExists } from './mysql-introspector.ts';
 import { urlProblem } from '../connection-url.ts';
-import { runInsert, runUpsert, serverOf } from './mysql-upsert.ts';
+import { runInsert, runInsertAndRead, runUpsert, serverOf } from './mysql-upsert.ts';
 
 function quoteIdent(name: string): string {
   return `\`${name.replace(/`/g, '``')}\``;
@@ -143,6 +143,7 @@ export function createMysqlDialect(name = 'mysql'): Dialect {
     writer: {
       insert: async (db: Executor, table: Sql, statement: InsertStatement) => runInsert(db, renderSql, table, statement, await serverOf(db)),
       upsert: (db: Executor, table: Sql, statement: UpsertStatement) => runUpsert(db, renderSql, table, statement),
+      insertAndRead: (db: Executor, table: Sql, statement: InsertStatement, read: WrittenRowRead) => runInsertAndRead(db, renderSql, table, statement, read),
     },
     introspector: { introspect: introspectMysql, schemaExists: mysqlSchemaExists, estimateRows },
     errors: mapMysqlError,

@@ -19,7 +19,7 @@
  */
 import mysql from 'mysql2/promise';
 import type { CompiledSql } from '../../core/sql.ts';
-import type { DatabaseConfig, Driver, Executor, RowBatches } from '../dialect.ts';
+import type { DatabaseConfig, Driver, Executor, PoolStats, RowBatches } from '../dialect.ts';
 import type { MysqlExecutor, MysqlQueryResult, MysqlServerInfo } from './mysql-executor.ts';
 
 export type { MysqlExecutor, MysqlQueryResult, MysqlServerInfo } from './mysql-executor.ts';
@@ -137,6 +137,21 @@ function poolOptions(config: DatabaseConfig): mysql.PoolOptions {
   };
 }
 
+/** The queues mysql2's pool keeps (lib/base/pool.js); they are not documented, hence read defensively. */
+interface PoolQueues {
+  readonly _allConnections?: { readonly length: number };
+  readonly _freeConnections?: { readonly length: number };
+  readonly _connectionQueue?: { readonly length: number };
+}
+
+/** Total, idle and waiting from the pool's own queues; undefined when a mysql2 release renamed them. */
+function poolStatsOf(pool: mysql.Pool): (() => PoolStats) | undefined {
+  const queues = (pool as unknown as { pool?: PoolQueues }).pool;
+  const { _allConnections: all, _freeConnections: free, _connectionQueue: queued } = queues ?? {};
+  if (!all || !free || !queued) return undefined;
+  return () => ({ total: all.length, idle: free.length, waiting: queued.length });
+}
+
 export function createMysqlDriver(config: DatabaseConfig): Driver & MysqlExecutor {
   const pool = mysql.createPool(poolOptions(config));
   // An idle connection losing its server must not crash the process; the pool replaces it.
@@ -175,7 +190,9 @@ export function createMysqlDriver(config: DatabaseConfig): Driver & MysqlExecuto
     return serverInfo;
   };
 
+  const poolStats = poolStatsOf(pool);
   return {
+    ...(poolStats ? { poolStats } : {}),
     query: (statement: CompiledSql) => withConnection((conn) => run(conn, statement)),
     async *stream(statement: CompiledSql, batchRows: number): RowBatches {
       yield* streamRows(await acquire(), pool, statement, batchRows);

@@ -22,7 +22,7 @@
  * A later row of the batch that hits an earlier row of the same batch counts as an update of it.
  */
 import { ident, join, raw, sql, type CompiledSql, type Sql } from '../../core/sql.ts';
-import type { Executor, InsertStatement, UpsertOutcome, UpsertStatement } from '../dialect.ts';
+import type { Executor, InsertStatement, UpsertOutcome, UpsertStatement, WrittenRowRead } from '../dialect.ts';
 import { isMysqlExecutor, type MysqlQueryResult, type MysqlServerInfo } from './mysql-executor.ts';
 
 export type Render = (fragment: Sql) => CompiledSql;
@@ -132,4 +132,17 @@ export async function runInsert(db: Executor, render: Render, table: Sql, statem
 export function supportsReturning(server: MysqlServerInfo): boolean {
   const [major, minor] = server.versionNumbers;
   return server.mariadb && (major > 10 || (major === 10 && minor >= 5));
+}
+
+/**
+ * MariaDB 10.5+: `INSERT … RETURNING <read shape>`, one statement, when the shape reads the
+ * inserted row alone. RETURNING takes expressions over that row (computed columns, the row
+ * policy's 1/0) but sits in no CTE and joins nothing, so an expansion or a computed column through
+ * a relationship is left to the read-back statement; MySQL has no RETURNING at all. MariaDB's
+ * UPDATE has no RETURNING either: updates always read back (docs/decisions.md).
+ */
+export async function runInsertAndRead(db: Executor, render: Render, table: Sql, statement: InsertStatement, read: WrittenRowRead): Promise<Record<string, unknown>[] | null> {
+  const columns = read.ownColumns(table);
+  if (!columns || statement.rows.length !== 1 || !supportsReturning(await serverOf(db))) return null;
+  return (await db.query(render(sql`${insertHead(table, statement)} RETURNING ${columns}`))).rows;
 }

@@ -1,6 +1,6 @@
 import { ident, raw, render, sql, type CompiledSql, type Sql } from '../../core/sql.ts';
 import type { ColumnType } from '../../core/schema/introspection.ts';
-import type { DatabaseConfig, Dialect, Driver, Executor, InsertStatement, UpsertStatement } from '../dialect.ts';
+import type { DatabaseConfig, Dialect, Driver, Executor, InsertStatement, UpdateStatement, UpsertStatement, WrittenRowRead } from '../dialect.ts';
 import { defineDialect } from '../define-dialect.ts';
 import { createPgDriver } from './postgres-driver.ts';
 import { mapPostgresError } from './postgres-errors.ts';
@@ -29,6 +29,27 @@ const COLUMN_TYPES: Partial<Record<ColumnType, string>> = {
 async function insert(db: Executor, table: Sql, statement: InsertStatement): Promise<unknown[]> {
   const result = await db.query(renderSql(sql`${insertHead(table, statement)} RETURNING ${ident(statement.returning)} AS ${raw('"returned"')}`));
   return result.rows.map((row) => row.returned);
+}
+
+/** The CTE holding the written row: the read shape's base relation in place of the table. */
+const WRITTEN = 'written';
+
+/**
+ * `WITH written AS (INSERT … RETURNING *) SELECT <read shape> FROM written AS t0 …`: one
+ * statement. The other tables of the shape are read from the statement's snapshot, which is why a
+ * shape that reads the written table itself (a self-reference) is left to a second statement.
+ */
+async function insertAndRead(db: Executor, table: Sql, statement: InsertStatement, read: WrittenRowRead): Promise<Record<string, unknown>[] | null> {
+  if (read.readsWrittenTable) return null;
+  const head = statement.columns.length === 0 ? sql`INSERT INTO ${table} DEFAULT VALUES` : insertHead(table, statement);
+  return (await db.query(renderSql(sql`WITH ${ident(WRITTEN)} AS (${head} RETURNING *) ${read.over(ident(WRITTEN))}`))).rows;
+}
+
+/** `WITH written AS (UPDATE … RETURNING t0.*) SELECT <read shape> FROM written AS t0 …`, as for an insert. */
+async function updateAndRead(db: Executor, table: Sql, update: UpdateStatement, read: WrittenRowRead): Promise<Record<string, unknown>[] | null> {
+  if (read.readsWrittenTable) return null;
+  const statement = sql`UPDATE ${table} AS ${ident(update.alias)} SET ${update.assignments} WHERE ${update.where} RETURNING ${ident(update.alias)}.*`;
+  return (await db.query(renderSql(sql`WITH ${ident(WRITTEN)} AS (${statement}) ${read.over(ident(WRITTEN))}`))).rows;
 }
 
 async function estimateRows(db: Executor, select: CompiledSql): Promise<number | null> {
@@ -71,7 +92,7 @@ export function createPostgresDialect(options: PostgresDialectOptions = {}): Dia
         caseInsensitive ? sql`${expr}::text ILIKE ${pattern} ESCAPE '\\'` : sql`${expr}::text LIKE ${pattern} ESCAPE '\\'`,
       exactText,
     },
-    writer: { insert, upsert: (db: Executor, table: Sql, statement: UpsertStatement) => runUpsert(db, renderSql, table, statement) },
+    writer: { insert, upsert: (db: Executor, table: Sql, statement: UpsertStatement) => runUpsert(db, renderSql, table, statement), insertAndRead, updateAndRead },
     introspector: {
       introspect: (db, schema) => introspectPostgres(db, schema ?? 'public'),
       schemaExists: (db, schema) => postgresSchemaExists(db, schema ?? 'public'),

@@ -81,48 +81,49 @@ const SEEK_PAGE: PerVendor = {
 
 /**
  * A descending key whose cursor value is not NULL, filters kept: the NULLs came first and are not
- * sought again. The timestamp key is read as text with every fractional digit (exactText).
+ * sought again. The timestamp key is read as text with every fractional digit (exactText). The
+ * seek opens with `ordered_at <= v`, the range every branch implies, so an index starts there.
  */
 const DESC_FILTERED_PAGE: PerVendor = {
   postgres: golden(
     [
       'SELECT "t0"."id" AS "c0", CAST("t0"."ordered_at" AS text) AS "k0", "t0"."id" AS "k1"',
       'FROM "public"."orders" "t0"',
-      'WHERE ("t0"."status" = $1) AND ((("t0"."ordered_at" < $2)) OR (("t0"."ordered_at" = $3) AND ("t0"."id" > $4)))',
+      'WHERE ("t0"."status" = $1) AND ("t0"."ordered_at" <= $2) AND ((("t0"."ordered_at" < $3)) OR (("t0"."ordered_at" = $4) AND ("t0"."id" > $5)))',
       'ORDER BY "t0"."ordered_at" DESC NULLS FIRST, "t0"."id" ASC',
-      'LIMIT $5 OFFSET $6',
+      'LIMIT $6 OFFSET $7',
     ],
-    ['paid', '2026-01-10T00:30:00.000Z', '2026-01-10T00:30:00.000Z', 3, 6, 0],
+    ['paid', '2026-01-10T00:30:00.000Z', '2026-01-10T00:30:00.000Z', '2026-01-10T00:30:00.000Z', 3, 6, 0],
   ),
   mysql: golden(
     [
       "SELECT `t0`.`id` AS `c0`, DATE_FORMAT(`t0`.`ordered_at`, '%Y-%m-%d %H:%i:%s.%f') AS `k0`, `t0`.`id` AS `k1`",
       'FROM `orders` `t0`',
-      'WHERE (`t0`.`status` = ?) AND (((`t0`.`ordered_at` < ?)) OR ((`t0`.`ordered_at` = ?) AND (`t0`.`id` > ?)))',
+      'WHERE (`t0`.`status` = ?) AND (`t0`.`ordered_at` <= ?) AND (((`t0`.`ordered_at` < ?)) OR ((`t0`.`ordered_at` = ?) AND (`t0`.`id` > ?)))',
       'ORDER BY `t0`.`ordered_at` IS NOT NULL, `t0`.`ordered_at` DESC, `t0`.`id` ASC',
       'LIMIT ? OFFSET ?',
     ],
-    ['paid', '2026-01-10 00:30:00.000', '2026-01-10 00:30:00.000', 3, 6, 0],
+    ['paid', '2026-01-10 00:30:00.000', '2026-01-10 00:30:00.000', '2026-01-10 00:30:00.000', 3, 6, 0],
   ),
   mssql: golden(
     [
       'SELECT [t0].[id] AS [c0], CONVERT(varchar(40), [t0].[ordered_at], 126) AS [k0], [t0].[id] AS [k1]',
       'FROM [dbo].[orders] [t0]',
-      'WHERE ([t0].[status] = @p1) AND ((([t0].[ordered_at] < @p2)) OR (([t0].[ordered_at] = @p3) AND ([t0].[id] > @p4)))',
+      'WHERE ([t0].[status] = @p1) AND ([t0].[ordered_at] <= @p2) AND ((([t0].[ordered_at] < @p3)) OR (([t0].[ordered_at] = @p4) AND ([t0].[id] > @p5)))',
       'ORDER BY CASE WHEN [t0].[ordered_at] IS NULL THEN 0 ELSE 1 END, [t0].[ordered_at] DESC, [t0].[id] ASC',
-      'OFFSET @p5 ROWS FETCH NEXT @p6 ROWS ONLY',
+      'OFFSET @p6 ROWS FETCH NEXT @p7 ROWS ONLY',
     ],
     // tedious binds a Date for a timestamp (the mssql dialect's encodeValue).
-    ['paid', new Date('2026-01-10T00:30:00.000Z'), new Date('2026-01-10T00:30:00.000Z'), 3, 0, 6],
+    ['paid', new Date('2026-01-10T00:30:00.000Z'), new Date('2026-01-10T00:30:00.000Z'), new Date('2026-01-10T00:30:00.000Z'), 3, 0, 6],
   ),
 };
 
 /** The seek values of a cursor whose timestamp has microseconds: every digit is bound, none cut to milliseconds. */
 const MICROSECOND_VALUES: Readonly<Record<Vendor['name'], unknown[]>> = {
-  postgres: ['paid', '2026-01-10T00:30:00.123456Z', '2026-01-10T00:30:00.123456Z', 3, 6, 0],
-  mysql: ['paid', '2026-01-10 00:30:00.123456', '2026-01-10 00:30:00.123456', 3, 6, 0],
+  postgres: ['paid', '2026-01-10T00:30:00.123456Z', '2026-01-10T00:30:00.123456Z', '2026-01-10T00:30:00.123456Z', 3, 6, 0],
+  mysql: ['paid', '2026-01-10 00:30:00.123456', '2026-01-10 00:30:00.123456', '2026-01-10 00:30:00.123456', 3, 6, 0],
   // Finer than milliseconds binds as datetime2 text; a Date would be cut to datetime2(3).
-  mssql: ['paid', '2026-01-10 00:30:00.123456', '2026-01-10 00:30:00.123456', 3, 0, 6],
+  mssql: ['paid', '2026-01-10 00:30:00.123456', '2026-01-10 00:30:00.123456', '2026-01-10 00:30:00.123456', 3, 0, 6],
 };
 
 describe.each(VENDORS)('cursor page SQL on $name', (vendor) => {

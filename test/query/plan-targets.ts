@@ -18,7 +18,7 @@ import { uniqueName } from '../support/names.ts';
 export interface PlanFacts {
   /** The database sorted rows itself (PostgreSQL Sort / Incremental Sort, MySQL filesort). */
   readonly sorted: boolean;
-  /** Rows the table scans returned, summed over every scan and loop (executed, not estimated). */
+  /** Rows the table scans read (returned or dropped by their filter), summed over every scan and loop (executed, not estimated). */
   readonly rowsRead: number;
 }
 
@@ -39,13 +39,15 @@ interface PgPlanNode {
   readonly 'Node Type': string;
   readonly 'Actual Rows'?: number;
   readonly 'Actual Loops'?: number;
+  readonly 'Rows Removed by Filter'?: number;
   readonly Plans?: readonly PgPlanNode[];
 }
 
 function pgFacts(node: PgPlanNode): PlanFacts {
   const children = (node.Plans ?? []).map(pgFacts);
   const type = node['Node Type'];
-  const own = type.endsWith('Scan') ? (node['Actual Rows'] ?? 0) * (node['Actual Loops'] ?? 1) : 0;
+  // Actual Rows counts what a scan returned; the rows its filter dropped were read too.
+  const own = type.endsWith('Scan') ? ((node['Actual Rows'] ?? 0) + (node['Rows Removed by Filter'] ?? 0)) * (node['Actual Loops'] ?? 1) : 0;
   return {
     sorted: type.endsWith('Sort') || children.some((c) => c.sorted),
     rowsRead: children.reduce((sum, c) => sum + c.rowsRead, own),

@@ -1,10 +1,11 @@
-/** The pool gauge of GET /metrics on a workspace over a real PostgreSQL server (DESIGN §16). */
+/** The pool gauge of GET /metrics on a workspace over a real PostgreSQL or MariaDB server (DESIGN §16). */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWorkspace, type TestWorkspace } from '../../support/harness.ts';
+import { mariadbTarget } from '../../support/mysql-target.ts';
 import { postgresTarget, vendorsToRun } from '../../support/vendors.ts';
 import { scrape } from './scrape.ts';
 
-const targets = await vendorsToRun([postgresTarget]);
+const targets = await vendorsToRun([postgresTarget, mariadbTarget]);
 
 describe.each(targets)('pool gauge on $name', (target) => {
   let ws: TestWorkspace;

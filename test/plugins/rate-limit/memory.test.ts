@@ -93,6 +93,16 @@ describe('per client address', () => {
     expectRefused(await limited.call('GET', ws.records, { token: 'wdk_guess-again', headers: address }));
   });
 
+  // A proxy appends the address it saw: entries to its left are whatever the client sent.
+  it('the address is the one the nearest proxy appended: a client cannot pick its budget by prepending to X-Forwarded-For', async () => {
+    const real = newAddress()['x-forwarded-for'];
+    for (let i = 0; i < LIMIT; i++) {
+      const res = await limited.call('GET', ws.records, { headers: { 'x-forwarded-for': `192.0.2.${i + 1}, ${real}` } });
+      expect(remaining(res)).toBe(LIMIT - 1 - i);
+    }
+    expectRefused(await limited.call('GET', ws.records, { headers: { 'x-forwarded-for': `198.51.100.7, ${real}` } }));
+  });
+
   it('a request with a credential that failed before it was checked (unknown route) spends the address budget', async () => {
     const address = newAddress();
     for (let i = 0; i < LIMIT; i++) expectError(await limited.call('GET', '/no/such/route', { token: ws.keys[1], headers: address }), 404, 'NOT_FOUND');

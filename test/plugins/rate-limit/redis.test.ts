@@ -3,12 +3,13 @@
  * that never takes the API down (DESIGN §16). Uses the shared Redis at 127.0.0.1:6379 under a
  * prefix of its own (deleted after), and a private redis-server it starts and kills.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
+import type { ChildProcess } from 'node:child_process';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN } from '../../support/harness.ts';
+import { freePort as closedPort } from '../../support/free-port.ts';
 import { expectError } from '../../support/http-expect.ts';
+import { startRedis } from '../../support/redis-server.ts';
 import { startLimited, uniquePrefix, type LimitedService } from './service.ts';
 
 const SHARED_REDIS = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -63,13 +64,13 @@ describe('counters in Redis', () => {
     } finally {
       redis.disconnect();
     }
-  });
+  }, 120_000);
 
   it('Redis unreachable from the start (a closed port): every request is served and a warning is logged', async () => {
     const limited = await start(`redis://127.0.0.1:${await closedPort()}`, uniquePrefix());
     for (let i = 0; i < LIMIT * 2; i++) expect((await listOrgs(limited)).status).toBe(200);
     expect(limited.logLines.some((line) => line.level === 40 && /rate limit/.test(String(line.msg)))).toBe(true);
-  });
+  }, 120_000);
 });
 
 describe('Redis going away', () => {
@@ -91,38 +92,5 @@ describe('Redis going away', () => {
     for (let i = 0; i < LIMIT * 2; i++) statuses.push((await listOrgs(limited)).status);
     expect(statuses).toEqual(Array(LIMIT * 2).fill(200));
     expect(limited.logLines.some((line) => line.level === 40 && /rate limit/.test(String(line.msg)))).toBe(true);
-  });
+  }, 120_000);
 });
-
-/** A loopback port nobody listens on (taken and released). */
-function closedPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-/** A private, diskless redis-server on `port`, resolved once it accepts commands. */
-async function startRedis(port: number): Promise<ChildProcess> {
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-  for (let attempt = 0; attempt < 100; attempt++) {
-    // A fresh client each time: one that failed to connect keeps retrying on its own.
-    const client = new Redis(port, '127.0.0.1', { lazyConnect: true, retryStrategy: () => null, maxRetriesPerRequest: 0 });
-    client.on('error', () => undefined);
-    try {
-      await client.connect();
-      if ((await client.ping()) === 'PONG') return child;
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    } finally {
-      client.disconnect();
-    }
-  }
-  child.kill('SIGKILL');
-  throw new Error(`redis-server did not start on port ${port}`);
-}

@@ -1,0 +1,129 @@
+/**
+ * The MariaDB floors (issue 19): the statements the service sends to its MariaDB workspace for
+ * the list scenarios, captured once and replayed on a bare mysql2 pool configured like the
+ * service's driver (prepared statements, dates as text, decimals as strings), both raw and
+ * behind a hand-written Koa route that shapes the same JSON as the service.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import Router from '@koa/router';
+import Koa from 'koa';
+import mysql from 'mysql2/promise';
+import { captureStatements, type CapturedStatement } from './capture-sql.ts';
+import type { KoaFloor } from './floor-koa.ts';
+import type { CountMode, Row } from './floor-sql.ts';
+import { SCENARIOS, type Scenario, type ScenarioId } from './scenarios.ts';
+import { ORG, WS, type BenchService } from './service.ts';
+
+/** The list statements with the parameters the service bound for the bench's one page shape. */
+export interface MariaSql {
+  readonly page: CapturedStatement;
+  readonly pageExpanded: CapturedStatement;
+  readonly count: CapturedStatement;
+}
+
+export const MARIA_SCENARIOS: readonly ScenarioId[] = ['A', 'A-none', 'B-none'];
+
+export function createMariaPool(url: string): mysql.Pool {
+  const pool = mysql.createPool({
+    uri: url, connectionLimit: 10, charset: 'utf8mb4_unicode_ci', timezone: 'Z', dateStrings: true,
+    supportBigNumbers: true, bigNumberStrings: true, decimalNumbers: false, jsonStrings: true, maxPreparedStatements: 256,
+  });
+  pool.on('connection', (connection) => void connection.query("SET SESSION time_zone = '+00:00'"));
+  return pool;
+}
+
+async function capture(service: BenchService, id: ScenarioId, expected: number): Promise<CapturedStatement[]> {
+  const scenario = SCENARIOS.find((s) => s.id === id);
+  if (!scenario) throw new Error(`unknown scenario ${id}`);
+  const captured = await captureStatements(service, { method: scenario.method, path: service.records(scenario.path) });
+  if (captured.status !== 200) throw new Error(`MariaDB ${id}: the service answered ${captured.status}: ${JSON.stringify(captured.body)}`);
+  if (captured.statements.length !== expected) {
+    throw new Error(`MariaDB ${id}: expected ${expected} statements, the service sent ${captured.statements.map((s) => s.text).join(' | ')}`);
+  }
+  return captured.statements;
+}
+
+export async function captureMariaSql(service: BenchService): Promise<MariaSql> {
+  const [page] = await capture(service, 'A-none', 1);
+  const [pageExpanded] = await capture(service, 'B-none', 1);
+  const exact = await capture(service, 'A', 2);
+  const count = exact.find((s) => s.text !== page?.text);
+  if (!page || !pageExpanded || !count) throw new Error('MariaDB: a list statement was not captured');
+  return { page, pageExpanded, count };
+}
+
+async function run(pool: mysql.Pool, statement: CapturedStatement): Promise<Row[]> {
+  const [rows] = await pool.execute(statement.text, statement.params as never);
+  return rows as Row[];
+}
+
+/** The page and the count concurrently, as the service runs them. */
+export async function listMariaOrders(pool: mysql.Pool, sql: MariaSql, expand: boolean, count: CountMode): Promise<{ rows: Row[]; total: number | null }> {
+  const [rows, counted] = await Promise.all([
+    run(pool, expand ? sql.pageExpanded : sql.page),
+    count === 'none' ? null : run(pool, sql.count),
+  ]);
+  return { rows, total: counted ? Number(counted[0]?.total ?? 0) : null };
+}
+
+export function mariaWork(pool: mysql.Pool, sql: MariaSql, scenario: Scenario): () => Promise<unknown> {
+  const expand = scenario.group === 'B';
+  const count: CountMode = scenario.id === 'A' ? 'exact' : 'none';
+  return () => listMariaOrders(pool, sql, expand, count);
+}
+
+/**
+ * DATETIME(3) text in UTC as the service prints it. The binary protocol leaves out a zero
+ * fraction ('2021-01-01 00:00:30'), so the milliseconds are put back.
+ */
+function iso(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  const text = value.replace(' ', 'T');
+  return text.includes('.') ? `${text}Z` : `${text}.000Z`;
+}
+const num = (value: unknown): unknown => (value === null ? null : Number(value));
+const bool = (value: unknown): unknown => (value === null ? null : Number(value) === 1);
+
+function orderJson(row: Row): Row {
+  return {
+    id: row.c0, customerId: row.c1, productId: row.c2, quantity: row.c3, amount: num(row.c4), status: row.c5,
+    note: row.c6, orderedAt: iso(row.c7), createdAt: iso(row.c8), updatedAt: iso(row.c9),
+  };
+}
+
+function expandedOrderJson(row: Row): Row {
+  const region = row.c18 === null ? null : { id: row.c19, name: row.c20 };
+  const customer = row.c10 === null ? null : {
+    id: row.c11, name: row.c12, email: row.c13, regionId: row.c14, vip: bool(row.c15), birthDate: row.c16, createdAt: iso(row.c17), region,
+  };
+  return { ...orderJson(row), customer };
+}
+
+export async function startMariaKoaFloor(pool: mysql.Pool, sql: MariaSql): Promise<KoaFloor> {
+  const router = new Router({ prefix: `/api/v1/${ORG}/${WS}` });
+  router.get('/orders', async (ctx) => {
+    const size = Number(ctx.query.size ?? 20);
+    const page = Number(ctx.query.page ?? 0);
+    const expand = ctx.query.expand === 'customer,customer.region';
+    const count: CountMode = ctx.query.count === 'none' ? 'none' : 'exact';
+    const { rows, total } = await listMariaOrders(pool, sql, expand, count);
+    ctx.body = {
+      data: rows.map(expand ? expandedOrderJson : orderJson),
+      meta: { page, size, totalElements: total, totalPages: total === null ? null : Math.ceil(total / size), countMode: count },
+    };
+  });
+  const app = new Koa();
+  app.silent = true;
+  app.use(router.routes());
+  const server: Server = createServer(app.callback());
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () => new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeIdleConnections();
+    }),
+  };
+}
