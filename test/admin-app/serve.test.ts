@@ -43,7 +43,7 @@ describe('admin application serving', () => {
     expect(escape.status).not.toBe(200);
     expect(await escape.text()).not.toContain('workspace-data-api');
     expect((await fetch(`${off.url}/admin/`)).status).toBe(404);
-  });
+  }, 90_000); // two embedded databases start here: slow on a loaded machine
 
   it('an unbuilt app answers 503 saying how to build it', async () => {
     const empty = mkdtempSync(join(tmpdir(), 'admin-app-'));
