@@ -14,7 +14,8 @@ import { nowSeconds, TestIdp } from '../plugins/auth/test-idp.ts';
 import { browserAvailable, ensureBuilt, expectAccessible, launch, openPage, screenshot, signIn } from './browser.ts';
 
 const run = browserAvailable();
-const vendors = run ? await vendorsToRun([pgliteTarget, postgresTarget, mariadbTarget]) : [];
+// Without Chromium the suite is listed as skipped (one placeholder vendor), not absent.
+const vendors = run ? await vendorsToRun([pgliteTarget, postgresTarget, mariadbTarget]) : [pgliteTarget];
 const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 15_000 });
 
 describe.runIf(run).each(vendors)('admin application access screen on $name', { timeout: 90_000 }, (target) => {

@@ -15,7 +15,8 @@ import { pgliteTarget, postgresTarget, vendorsToRun } from '../support/vendors.t
 import { browserAvailable, ensureBuilt, expectAccessible, launch, openPage, screenshot, signIn } from './browser.ts';
 
 const run = browserAvailable();
-const vendors = run ? await vendorsToRun([pgliteTarget, postgresTarget, mariadbTarget]) : [];
+// Without Chromium the suite is listed as skipped (one placeholder vendor), not absent.
+const vendors = run ? await vendorsToRun([pgliteTarget, postgresTarget, mariadbTarget]) : [pgliteTarget];
 const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 20_000 });
 
 const HEADER = 'name,email,vip,birthDate,favourite colour';
