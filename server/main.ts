@@ -5,7 +5,9 @@
  */
 import pino from 'pino';
 import { readConfig, type Config } from './config.ts';
-import { startService, type RunningService } from './start.ts';
+import { listenEarly } from './early-server.ts';
+import { DEFAULT_HTTP_LIMITS } from './http-server.ts';
+import type { RunningService } from './start.ts';
 import { StartupError } from './startup-checks.ts';
 
 const EXIT_CONFIG = 78; // EX_CONFIG (sysexits.h): the operator's configuration is wrong
@@ -42,7 +44,12 @@ const logger = pino({ level: config.logLevel });
 
 let service: RunningService;
 try {
+  // Listen before loading the rest of the service: /healthz answers while modules load and the
+  // embedded database opens (server/early-server.ts); /readyz says 503 until the banner.
+  const early = await listenEarly({ port: config.port, host: config.host, limits: { ...DEFAULT_HTTP_LIMITS, ...config.http }, logger });
+  const { startService } = await import('./start.ts');
   service = await startService({
+    early,
     dataDir: config.dataDir,
     ...(config.controlDatabaseUrl ? { controlDatabaseUrl: config.controlDatabaseUrl } : {}),
     ...(config.adminToken ? { adminToken: config.adminToken } : {}),
