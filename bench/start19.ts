@@ -107,6 +107,8 @@ async function measureStart(label: string, dataDir: string, env: Record<string, 
       if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
     }
     const readyMs = performance.now() - spawned;
+    // The log line and the banner travel on the same pipe but may arrive in separate chunks.
+    for (let waited = 0; !startedLine(output) && waited < 5_000; waited += POLL_MS) await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     return { label, firstHealthzMs, readyMs, slowestHealthzMs: slowest, eventLoopMaxDelayMs: startedLine(output)?.eventLoopMaxDelayMs ?? null };
   } finally {
     await stop(child);
