@@ -3,10 +3,10 @@
  * issue 15 (E one-to-many expansion, F far cursor page, G where; bench/issue15.ts), formula
  * compile, issue 16 (H aggregate, I export; bench/issue16.ts), issue 18 (J through HAProxy, K rate
  * limit in Redis; bench/issue18.ts), issue 19's MariaDB lists (M: A, A-none and B-none against
- * Koa + mysql2; bench/maria.ts), issue 19's memory (bench/memory19.ts) and issue 5 (CSV import and
- * bulk insert, bench/import.ts).
+ * Koa + mysql2; bench/maria.ts), issue 19's memory (bench/memory19.ts), its start time
+ * (bench/start19.ts) and issue 5 (CSV import and bulk insert, bench/import.ts).
  *
- *   npm run bench -- [--only A,B,E,F,G,15,H,I,16,J,K,18,M,memory,formula,import,admin] [--duration 15] [--warmup 3] [--rounds 3] [--fresh]
+ *   npm run bench -- [--only A,B,E,F,G,15,H,I,16,J,K,18,M,memory,start,formula,import,admin] [--duration 15] [--warmup 3] [--rounds 3] [--fresh]
  *   npm run bench -- --compare <git ref> [--only A-none,B-none,C,D] (bench/compare-run.ts: this checkout
  *     against another commit, both compiled, in the same run; only the issue-2 scenarios A–D)
  *
@@ -33,6 +33,7 @@ import { formatIssue18, runIssue18 } from './issue18.ts';
 import { runMaria } from './maria.ts';
 import { formatCompare, runCompare } from './compare-run.ts';
 import { formatMemory, runMemory, type MemoryResult } from './memory19.ts';
+import { formatStart, runStart } from './start19.ts';
 import { captureFloorSql, createFloorPool, type FloorSql } from './floor-sql.ts';
 import { formatTable, judge, TARGETS, writeResults, type ScenarioResult } from './report.ts';
 import { formatTable15, judge15, TARGETS_15 } from './report15.ts';
@@ -164,6 +165,7 @@ async function main(): Promise<void> {
   const served = scenarios.length + groups15.length + groups16.length + groups18.length > 0 ? await runScenarios(config, scenarios, groups15, groups16, groups18) : null;
   const maria = wants(config, /^(M|maria)$/i) ? await runMaria({ timing: config, connections: config.connections, fresh: config.fresh, log }) : [];
   const memory = wants(config, /^mem(ory)?$/i) ? await measureMemory(config) : null;
+  const start = wants(config, /^start$/i) ? await runStart(log) : null;
   let imported: ImportBenchResult | null = null;
   if (wants(config, /^(import|bulk)$/i)) {
     log('import and bulk (issue 5): 1M-row CSV import, then 1000-row bulk requests');
@@ -182,6 +184,7 @@ async function main(): Promise<void> {
   if (served?.issue16.I) process.stdout.write(`\n${formatExport(served.issue16.I, judgeExport(served.issue16.I))}\n`);
   if (memory) process.stdout.write(`\n${formatMemory(memory)}\n`);
   if (served && groups18.length > 0) process.stdout.write(`\n${formatIssue18(served.issue18)}\n`);
+  if (start) process.stdout.write(`\n${formatStart(start)}\n`);
   if (formulaCompile !== null) process.stdout.write(`\nformula-compile: ${JSON.stringify(formulaCompile)}\n`);
   if (imported) process.stdout.write(`\n${formatImport(imported)}\n`);
   if (adminApp) process.stdout.write(`\n${formatAdminApp(adminApp)}\n`);
@@ -199,6 +202,7 @@ async function main(): Promise<void> {
     issue18: served?.issue18 ?? null,
     formulaCompile,
     memory,
+    start,
     import: imported,
     adminApp,
   });

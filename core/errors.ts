@@ -18,6 +18,7 @@ export type ErrorCode =
   | 'RATE_LIMITED'
   | 'SCHEMA_MIGRATION_IN_PROGRESS'
   | 'SERVICE_UNAVAILABLE'
+  | 'STARTING'
   | 'INTERNAL_ERROR';
 
 export class ApiError extends Error {

@@ -3,8 +3,9 @@
  * typed settings or every problem, one plain line each, naming the variable. Values of secrets
  * are never repeated in a problem.
  */
-import { IMPORT_LIMIT_BYTES } from '../core/import/index.ts';
-import { DEFAULT_KEY_PREFIX, type RateLimitOptions } from '../plugins/rate-limit/limiter.ts';
+// The files themselves, not their barrels: main.ts reads the environment before loading the service.
+import { IMPORT_LIMIT_BYTES } from '../core/import/csv-source.ts';
+import { DEFAULT_KEY_PREFIX, type RateLimitOptions } from '../plugins/rate-limit/options.ts';
 import { DEFAULT_HTTP_LIMITS, type HttpLimits } from './http-server.ts';
 import { dataDirProblem } from './startup-checks.ts';
 

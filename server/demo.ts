@@ -28,7 +28,10 @@ export async function seedDemo(services: Services, embedded: EmbeddedDatabase, d
   if (await store.findOrg('demo')) return readCredentials(dataDir);
   const schemaExists = await embedded.query(`SELECT 1 FROM pg_namespace WHERE nspname = $1`, [DEMO_SCHEMA]);
   if (schemaExists.rows.length === 0) for (const statement of demoStatements()) await embedded.exec(statement);
-  await embedded.exec(`ANALYZE`);
+  // The demo's tables only: a bare ANALYZE also reads every catalog, one statement of seconds that
+  // holds the event loop on a first start.
+  const tables = await embedded.query<{ name: string }>(`SELECT quote_ident(schemaname) || '.' || quote_ident(tablename) AS name FROM pg_tables WHERE schemaname = $1`, [DEMO_SCHEMA]);
+  for (const table of tables.rows) await embedded.exec(`ANALYZE ${table.name}`);
   const org = await store.createOrg('demo', 'Demo organization');
   const { workspace } = await createWorkspace(workspaces, dialects, org, {
     slug: 'demo',

@@ -5,7 +5,9 @@
  */
 import pino from 'pino';
 import { readConfig, type Config } from './config.ts';
-import { startService, type RunningService } from './start.ts';
+import { listenEarly } from './early-server.ts';
+import { DEFAULT_HTTP_LIMITS } from './http-server.ts';
+import type { RunningService } from './start.ts';
 import { StartupError } from './startup-checks.ts';
 
 const EXIT_CONFIG = 78; // EX_CONFIG (sysexits.h): the operator's configuration is wrong
@@ -41,9 +43,27 @@ if (!result.ok) fail(result.problems, EXIT_CONFIG);
 const { config } = result;
 const logger = pino({ level: config.logLevel });
 
+/**
+ * The service's modules, a few large parts at a time: a module graph is evaluated in one
+ * synchronous run, and the whole service's (Koa, pg, chevrotain and its grammar) holds the event
+ * loop for about a second on a slow machine; between the parts /healthz is answered.
+ */
+async function loadInSteps(): Promise<typeof import('./start.ts')> {
+  await import('../core/formula/chevrotain.ts');
+  await import('../core/formula/parse.ts');
+  await import('../dialects/postgres/index.ts');
+  await import('./app.ts');
+  return import('./start.ts');
+}
+
 let service: RunningService;
 try {
+  // Listen before loading the rest of the service: /healthz answers while modules load and the
+  // embedded database opens (server/early-server.ts); /readyz says 503 until the banner.
+  const early = await listenEarly({ port: config.port, host: config.host, limits: { ...DEFAULT_HTTP_LIMITS, ...config.http }, logger });
+  const { startService } = await loadInSteps();
   service = await startService({
+    early,
     dataDir: config.dataDir,
     ...(config.controlDatabaseUrl ? { controlDatabaseUrl: config.controlDatabaseUrl } : {}),
     ...(config.adminToken ? { adminToken: config.adminToken } : {}),

@@ -1,11 +1,9 @@
 /**
  * Boots the service: control store (embedded PGlite under dataDir, or CONTROL_DATABASE_URL),
- * dialects, auth plugins, the demo workspace on first start, and the HTTP server.
+ * dialects, auth plugins, the demo workspace on first start, and the HTTP server (bound first).
  */
 import { mkdirSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import type { Server } from 'node:http';
 import pino, { type Logger } from 'pino';
 import { WorkspaceCache } from '../core/workspace/cache.ts';
 import type { ChangeListener } from '../core/workspace/change-listener.ts';
@@ -26,7 +24,8 @@ import { createServiceMetrics, type ServiceMetrics } from '../plugins/metrics/re
 import { createRequestLimiter, observedLimiter, type RateLimitOptions, type RequestLimiter } from '../plugins/rate-limit/limiter.ts';
 import { createApp } from './app.ts';
 import { saveAdminToken, seedDemo, type DemoCredentials } from './demo.ts';
-import { createHttpServer, DEFAULT_HTTP_LIMITS, type HttpLimits } from './http-server.ts';
+import { listenEarly, type EarlyServer } from './early-server.ts';
+import { DEFAULT_HTTP_LIMITS, type HttpLimits } from './http-server.ts';
 import type { Lifecycle, ServiceSettings, Services } from './shared/services.ts';
 import { listenForChanges } from './listen-changes.ts';
 import { reachControlStore } from './startup-checks.ts';
@@ -61,6 +60,8 @@ export interface StartOptions {
   readonly metricsToken?: string;
   /** Serve the admin application at /admin/ (ADMIN_APP); absent: served. */
   readonly adminApp?: boolean;
+  /** A server already listening (server/main.ts binds it before loading the service); absent: bound here. */
+  readonly early?: EarlyServer;
 }
 
 export interface RunningService {
@@ -98,15 +99,24 @@ async function adminTokenHash(store: ControlStore, given: string | undefined): P
   return { hash: hashSecret(token), token };
 }
 
-function listen(server: Server, port: number, host: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => resolve((server.address() as AddressInfo).port));
-  });
-}
-
+/**
+ * Starts the service. The HTTP server listens first (`options.early`, or bound here) and answers
+ * as starting (server/early-server.ts) until everything below is ready; then the app takes over.
+ * A failure closes the server again and rejects.
+ */
 export async function startService(options: StartOptions = {}): Promise<RunningService> {
   const logger = options.logger ?? pino({ level: process.env.LOG_LEVEL ?? 'info' });
+  const limits = { ...DEFAULT_HTTP_LIMITS, ...options.http };
+  const early = options.early ?? (await listenEarly({ port: options.port ?? 0, host: options.host ?? '127.0.0.1', limits, logger }));
+  try {
+    return await startBehind(early, options, logger);
+  } catch (error) {
+    await early.close();
+    throw error;
+  }
+}
+
+async function startBehind(early: EarlyServer, options: StartOptions, logger: Logger): Promise<RunningService> {
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
   const embedded = new EmbeddedDatabase(options.dataDir ? join(options.dataDir, 'pglite') : undefined);
   const controlDriver: Driver = options.controlDatabaseUrl ? createPgDriver({ vendor: 'postgres', url: options.controlDatabaseUrl }) : createEmbeddedDriver(embedded);
@@ -129,8 +139,8 @@ export async function startService(options: StartOptions = {}): Promise<RunningS
   const rateLimiter = limiterFor(options.rateLimit, metrics, logger);
   await rateLimiter?.ready();
   const admin = await adminTokenHash(store, options.adminToken);
-  let listeningUrl = '';
-  const issuer: InternalIssuer = { issuer: () => options.publicUrl ?? listeningUrl, key: await loadSigningKey(store) };
+  const url = early.url;
+  const issuer: InternalIssuer = { issuer: () => options.publicUrl ?? url, key: await loadSigningKey(store) };
   const identityProviderOf = async (workspaceId: string) => (await workspaces.byId(workspaceId)).identityProvider;
   const lifecycle: Lifecycle = { draining: false };
   const services: Services = {
@@ -149,12 +159,9 @@ export async function startService(options: StartOptions = {}): Promise<RunningS
   };
   const demo = options.demo ? await seedDemo(services, embedded, options.dataDir, admin.token) : undefined;
   const credentialsFile = keepAdminToken(options.dataDir, admin.token, options.adminToken, demo);
-  const limits = { ...DEFAULT_HTTP_LIMITS, ...options.http };
-  const server = createHttpServer(createApp(services, { corsOrigins: options.corsOrigins ?? [], metrics, ...(options.metricsToken ? { metricsToken: options.metricsToken } : {}), ...(options.trustProxy === undefined ? {} : { trustProxy: options.trustProxy }), ...(options.adminApp === undefined ? {} : { adminApp: options.adminApp }) }).callback(), limits, logger);
-  const port = await listen(server, options.port ?? 0, options.host ?? '127.0.0.1');
-  const url = `http://${options.host ?? '127.0.0.1'}:${port}`;
-  listeningUrl = url;
-  logger.info({ url, pid: process.pid, demo: demo !== undefined, controlStore: options.controlDatabaseUrl ? 'postgres' : 'embedded' }, 'service started');
+  early.serve(createApp(services, { corsOrigins: options.corsOrigins ?? [], metrics, ...(options.metricsToken ? { metricsToken: options.metricsToken } : {}), ...(options.trustProxy === undefined ? {} : { trustProxy: options.trustProxy }), ...(options.adminApp === undefined ? {} : { adminApp: options.adminApp }) }).callback());
+  const { server, port } = early;
+  logger.info({ url, pid: process.pid, demo: demo !== undefined, controlStore: options.controlDatabaseUrl ? 'postgres' : 'embedded', ...early.startFigures() }, 'service started');
   let closing: Promise<void> | undefined;
   const close = (drainMs = 0): Promise<void> => {
     closing ??= (async () => {

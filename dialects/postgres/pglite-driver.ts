@@ -1,5 +1,6 @@
 import type { PGlite } from '@electric-sql/pglite';
 import type { CompiledSql } from '../../core/sql.ts';
+import { initialiseOffThread, isInitialised } from './pglite-initdb.ts';
 import type { Driver, Executor, QueryResult } from '../dialect.ts';
 import { postgresTextParsers } from './postgres-types.ts';
 
@@ -11,14 +12,25 @@ interface PGliteQueryable {
 export async function openPGlite(dataDir?: string): Promise<PGlite> {
   // Loaded on first use: the module alone is ~30 MB, the database ~700 MB more.
   const { PGlite } = await import('@electric-sql/pglite');
+  if (dataDir && !isInitialised(dataDir)) await initialiseOffThread(dataDir);
   const db = await PGlite.create({ ...(dataDir ? { dataDir } : {}), parsers: postgresTextParsers });
   await db.exec("SET TimeZone = 'UTC'");
   return db;
 }
 
+/**
+ * PGlite runs a query synchronously on this thread. Chained queries settle as microtasks, so a
+ * chain (the start's migrations and demo seed) never let the event loop serve a socket; one turn
+ * of the loop before each query does.
+ */
+export function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
 function executorOf(db: PGliteQueryable): Executor {
   return {
     async query(statement: CompiledSql): Promise<QueryResult> {
+      await yieldToEventLoop();
       const result = await db.query<Record<string, unknown>>(statement.text, statement.params as unknown[]);
       return { rows: result.rows, affectedRows: result.affectedRows ?? 0 };
     },
@@ -64,11 +76,15 @@ export class EmbeddedDatabase {
   }
 
   async query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<{ rows: T[] }> {
-    return (await this.open()).query<T>(text, params);
+    const db = await this.open();
+    await yieldToEventLoop();
+    return db.query<T>(text, params);
   }
 
   async exec(text: string): Promise<void> {
-    await (await this.open()).exec(text);
+    const db = await this.open();
+    await yieldToEventLoop();
+    await db.exec(text);
   }
 
   async close(): Promise<void> {

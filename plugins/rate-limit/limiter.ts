@@ -7,14 +7,9 @@ import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { LimitDecision } from './decision.ts';
+import { DEFAULT_KEY_PREFIX, type RateLimitOptions } from './options.ts';
 
-export interface RateLimitOptions {
-  readonly perMinute: number;
-  /** Counters in Redis when set; otherwise in this process. */
-  readonly redisUrl?: string;
-  /** Prefix of every Redis key this service writes (REDIS_KEY_PREFIX). */
-  readonly keyPrefix?: string;
-}
+export { DEFAULT_KEY_PREFIX, type RateLimitOptions } from './options.ts';
 
 export interface RequestLimiter {
   consume(key: string): Promise<LimitDecision>;
@@ -27,7 +22,6 @@ export interface RequestLimiter {
   close(): Promise<void>;
 }
 
-export const DEFAULT_KEY_PREFIX = 'wdapi:';
 const WINDOW_SECONDS = 60;
 const READY_WAIT_MS = 2000;
 /** How often an ongoing store outage is logged again. */

@@ -22,7 +22,9 @@ export function runMain(env: Record<string, string>): Child {
   for (const name of SERVICE_VARIABLES) delete base[name];
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     cwd: ROOT,
-    env: { ...base, ...env },
+    // Any free port unless the test names one: the service binds it before it reaches its control
+    // store, so children started side by side on the default 8080 would fail on the port instead.
+    env: { ...base, PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
