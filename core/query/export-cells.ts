@@ -51,6 +51,12 @@ function numberText(text: string): string {
   return Number.isFinite(n) ? String(n) : text;
 }
 
+/** The wire value of a driver value, for a statement that read timestamps as text (see `cellOfType`). */
+export function wireValueOfExport(type: ColumnType, raw: unknown, jsonAsText: boolean): unknown {
+  if (type === 'timestamp' && typeof raw === 'string') return wireTimestampOfText(raw) ?? toWireValue(type, raw, jsonAsText);
+  return toWireValue(type, raw, jsonAsText);
+}
+
 function cellOfType(type: ColumnType, jsonAsText: boolean): CellOf {
   const generic = genericCell(type, jsonAsText);
   switch (type) {

@@ -115,7 +115,7 @@ describe.each(vendors)('export on $name', (target) => {
     );
   });
 
-  it('CSV cells are the list values as text: every column type, timestamps with microseconds, early years, leap days, month ends', async () => {
+  it('CSV cells are the list values as text and NDJSON lines the list records: every column type, timestamps with microseconds, early years, leap days, month ends', async () => {
     const table = ws.db.table('cellkinds');
     const maria = ws.vendor === 'mariadb';
     const [instant, local, bool, float] = maria ? ['datetime(6)', 'datetime(6)', 'tinyint(1)', 'double'] : ['timestamptz', 'timestamp', 'boolean', 'double precision'];
@@ -136,6 +136,7 @@ describe.each(vendors)('export on $name', (target) => {
     const keys = (header ?? []) as string[];
     expect(keys).toEqual(Object.keys(list.body.data[0]));
     expect(cells).toEqual(list.body.data.map((record: Record<string, unknown>) => keys.map((k) => cellText(record[k]))));
+    expect(ndjson((await raw(ws, ws.records('/cellkinds?format=ndjson&sort=id'))).text)).toEqual(list.body.data);
   });
 
   it('one-to-many arrays are 400 in CSV and nested in NDJSON with their limits', async () => {
