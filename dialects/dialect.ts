@@ -185,8 +185,9 @@ export interface SqlSpelling extends SqlRenderer {
    * value keeps every digit the database compares on, so that seeking after it neither repeats nor
    * skips a row (core/query/cursor.ts). Timestamps as text with all their fractional digits (ISO
    * or `YYYY-MM-DD HH:MM:SS.ffffff`, UTC or with an offset); anything the driver hands over
-   * whole stays `expr`. Only the select list uses it: the seek compares `expr` itself. Default
-   * `expr` for every type.
+   * whole stays `expr`. Only the select list uses it: the seek compares `expr` itself. The export
+   * also reads its output timestamps through it (core/query/export-cells.ts cuts the text to the
+   * wire form without a Date). Default `expr` for every type.
    */
   exactText(expr: Sql, type: ColumnType): Sql;
 

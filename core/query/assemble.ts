@@ -13,6 +13,8 @@ export interface Column {
 
 export type JsonRecord = Record<string, unknown>;
 export type RecordAssembler = (rows: readonly Record<string, unknown>[]) => JsonRecord[];
+/** A driver value → its wire value (DESIGN §4); `toWireValue` unless the statement read some values in another form. */
+export type WireValue = typeof toWireValue;
 
 /** A column with its node slots worked out once per query, not once per cell. */
 interface Slot {
@@ -35,7 +37,7 @@ function slotsOf(columns: readonly Column[]): { slots: Slot[]; nodeCount: number
   return { slots, nodeCount: indexOf.size };
 }
 
-function assembleRow(row: Record<string, unknown>, slots: readonly Slot[], nodeCount: number, jsonAsText: boolean): JsonRecord {
+function assembleRow(row: Record<string, unknown>, slots: readonly Slot[], nodeCount: number, jsonAsText: boolean, wire: WireValue): JsonRecord {
   const nodes: (JsonRecord | null)[] = new Array<JsonRecord | null>(nodeCount).fill(null);
   const root: JsonRecord = {};
   nodes[0] = root;
@@ -49,13 +51,13 @@ function assembleRow(row: Record<string, unknown>, slots: readonly Slot[], nodeC
       continue;
     }
     const target = nodes[slot.node];
-    if (target) target[slot.column.key] = toWireValue(slot.column.type, raw, jsonAsText);
+    if (target) target[slot.column.key] = wire(slot.column.type, raw, jsonAsText);
   }
   return root;
 }
 
 /** `jsonAsText`: see Dialect.jsonArrivesAsText. */
-export function assembler(columns: readonly Column[], jsonAsText: boolean): RecordAssembler {
+export function assembler(columns: readonly Column[], jsonAsText: boolean, wire: WireValue = toWireValue): RecordAssembler {
   const { slots, nodeCount } = slotsOf(columns);
-  return (rows) => rows.map((row) => assembleRow(row, slots, nodeCount, jsonAsText));
+  return (rows) => rows.map((row) => assembleRow(row, slots, nodeCount, jsonAsText, wire));
 }

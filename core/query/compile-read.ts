@@ -179,22 +179,34 @@ interface SelectList {
   readonly exprs: Sql[];
   readonly columns: Column[];
   readonly arrays: ArrayColumn[];
+  /** Output timestamps through the dialect's `exactText` (see SelectOptions). */
+  readonly timestampsAsText: boolean;
 }
 
-function addSelect(list: SelectList, expr: Sql, column: Omit<Column, 'alias'>): void {
+/** How the select list reads its values; the default is what the JSON list reads. */
+export interface SelectOptions {
+  /**
+   * Output timestamps (not hidden keys) as the dialect's `exactText`: the export turns that text
+   * into the wire form without building a Date per value (core/query/export-cells.ts).
+   */
+  readonly timestampsAsText?: boolean;
+}
+
+function addSelect(list: SelectList, expr: Sql, column: Omit<Column, 'alias'>, dialect: BoundDialect): void {
   const alias = `c${list.columns.length}`;
+  const asText = list.timestampsAsText && column.key !== null && column.type === 'timestamp';
   list.columns.push({ ...column, alias });
-  list.exprs.push(sql`${expr} AS ${ident(alias)}`);
+  list.exprs.push(sql`${asText ? dialect.sql.exactText(expr, column.type) : expr} AS ${ident(alias)}`);
 }
 
 function selectList(ctx: CompileContext, node: OutputNode, path: readonly string[], list: SelectList): void {
   const idField = node.view.entity.idField;
   // An expanded node's key tells a missing (or hidden) related row from one whose fields are null.
-  if (path.length > 0) addSelect(list, ident(node.alias, idField.column), { path, key: null, type: idField.type });
-  for (const field of node.fields) addSelect(list, ident(node.alias, field.column), { path, key: field.name, type: field.type });
+  if (path.length > 0) addSelect(list, ident(node.alias, idField.column), { path, key: null, type: idField.type }, ctx.dialect);
+  for (const field of node.fields) addSelect(list, ident(node.alias, field.column), { path, key: field.name, type: field.type }, ctx.dialect);
   for (const computed of node.computed) {
     const target: Target = { kind: 'computed', hops: path, computed };
-    addSelect(list, targetExpr(ctx, target), { path, key: computed.fieldName, type: targetType(target) });
+    addSelect(list, targetExpr(ctx, target), { path, key: computed.fieldName, type: targetType(target) }, ctx.dialect);
   }
   for (const [name, child] of node.children) selectList(ctx, child, [...path, name], list);
   for (const array of node.arrays.values()) {
@@ -217,9 +229,9 @@ export interface StatementParts {
   readonly columns: readonly Column[];
 }
 
-export function statementParts(plan: ReadPlan, dialect: BoundDialect): StatementParts {
+export function statementParts(plan: ReadPlan, dialect: BoundDialect, options: SelectOptions = {}): StatementParts {
   const ctx: CompileContext = { dialect, root: plan.root.entity, rootAlias: ROOT_ALIAS, joins: plan.joins };
-  const list: SelectList = { exprs: [], columns: [], arrays: [] };
+  const list: SelectList = { exprs: [], columns: [], arrays: [], timestampsAsText: options.timestampsAsText ?? false };
   selectList(ctx, plan.output, [], list);
   return {
     ctx,
@@ -234,13 +246,13 @@ export function statementParts(plan: ReadPlan, dialect: BoundDialect): Statement
 }
 
 /** Every row of the plan in its order, unpaged: the statement an export streams (DESIGN §14). */
-export function compileUnpaged(plan: ReadPlan, dialect: BoundDialect): { statement: Sql; parts: StatementParts } {
-  const parts = statementParts(plan, dialect);
+export function compileUnpaged(plan: ReadPlan, dialect: BoundDialect, options: SelectOptions = {}): { statement: Sql; parts: StatementParts } {
+  const parts = statementParts(plan, dialect, options);
   return { statement: sql`SELECT ${join(parts.select)} FROM ${parts.from}${parts.where} ORDER BY ${parts.order}`, parts };
 }
 
-export function compileRead(plan: ReadPlan, dialect: BoundDialect): CompiledRead {
-  const parts = statementParts(plan, dialect);
+export function compileRead(plan: ReadPlan, dialect: BoundDialect, options: SelectOptions = {}): CompiledRead {
+  const parts = statementParts(plan, dialect, options);
   const { ctx, from, where, order } = parts;
   const page = plan.keyset
     ? keysetPageSql(ctx, plan, parts.select, order)

@@ -25,22 +25,29 @@ function executorOf(client: pg.Pool | pg.ClientBase): Executor {
 }
 
 /**
- * A server-side portal read `batchRows` at a time (pg-cursor): the server produces the next batch
- * only when asked, so a slow client holds one batch. Closing it early ends the statement.
+ * A server-side portal read `batchRows` at a time (pg-cursor). The next batch is asked for as soon
+ * as one arrives, before it is handed over: the server produces it while the consumer formats
+ * this one, instead of both waiting in turn. So a slow client holds two batches, never more.
+ * Closing it early ends the statement.
  */
 async function* cursorRows(pool: pg.Pool, statement: CompiledSql, batchRows: number): RowBatches {
   const client = await pool.connect();
   const ignore = (): void => undefined;
   client.on('error', ignore);
   const cursor = client.query(new Cursor<Record<string, unknown>>(statement.text, statement.params as unknown[], { types }));
+  let next: Promise<Record<string, unknown>[]> | null = cursor.read(batchRows);
   let broken = false;
   try {
     for (;;) {
-      const rows = await cursor.read(batchRows);
+      const rows: Record<string, unknown>[] = await next;
+      next = rows.length < batchRows ? null : cursor.read(batchRows);
       if (rows.length === 0) return;
       yield rows;
+      if (!next) return;
     }
   } finally {
+    // A batch asked for and never taken: its rows or its error no longer matter.
+    next?.catch(ignore);
     await cursor.close().catch(() => (broken = true));
     client.off('error', ignore);
     client.release(broken);

@@ -9,7 +9,8 @@ import type { Context } from 'koa';
 import { stringify, type Options } from 'csv-stringify/sync';
 import { ApiError, badRequest } from '../../core/errors.ts';
 import type { JsonRecord } from '../../core/query/assemble.ts';
-import { exportRecords, type ExportColumn, type RecordExport } from '../../core/query/export.ts';
+import { exportCells, exportRecords, type RecordExport } from '../../core/query/export.ts';
+import type { Cell } from '../../core/query/export-cells.ts';
 import { apiHeader, displayHeader } from '../../core/query/export-header.ts';
 import { LIST_QUERY, parseExportRequest, parseReadRequest, type QueryParams } from '../../core/query/parse-request.ts';
 import { listRecords, type ReadOptions } from '../../core/query/read.ts';
@@ -46,24 +47,16 @@ function headerStyle(ctx: Context, format: ExportFormat): 'api' | 'display' {
   throw badRequest(format === 'csv' ? `'header' must be api or display, got '${String(header)}'` : `'header' applies to format=csv only`);
 }
 
-/** The §4 JSON value as cell text; null stays null (an empty unquoted cell), json columns are JSON text. */
-function cellOf(column: ExportColumn, record: JsonRecord): unknown {
-  let node: unknown = record;
-  for (const name of column.path) node = node && typeof node === 'object' ? (node as JsonRecord)[name] : null;
-  const value = node && typeof node === 'object' ? (node as JsonRecord)[column.key] : null;
-  if (value === null || value === undefined) return null;
-  if (column.type === 'json' || typeof value === 'object') return JSON.stringify(value);
-  return String(value);
-}
+/**
+ * RFC 4180 with CRLF; an empty string quoted (`""`), a null left empty; line breaks always quoted.
+ * One pattern, not two: csv-stringify searches every cell for each pattern of `quoted_match`.
+ */
+const CSV_OPTIONS: Options = { record_delimiter: 'windows', quoted_match: /^$|[\r\n]/ };
 
-/** RFC 4180 with CRLF; an empty string quoted (`""`), a null left empty; line breaks always quoted. */
-const CSV_OPTIONS: Options = { record_delimiter: 'windows', quoted_match: [/^$/, /[\r\n]/] };
-
-async function* csvLines(exported: RecordExport, header: readonly string[], first: JsonRecord[]): AsyncGenerator<string> {
+async function* csvLines(exported: RecordExport<Cell[]>, header: readonly string[], first: Cell[][]): AsyncGenerator<string> {
   yield stringify([header], CSV_OPTIONS);
-  const rows = (records: JsonRecord[]): string => stringify(records.map((r) => exported.columns.map((c) => cellOf(c, r))), CSV_OPTIONS);
-  if (first.length > 0) yield rows(first);
-  for await (const batch of exported.batches) yield rows(batch);
+  if (first.length > 0) yield stringify(first, CSV_OPTIONS);
+  for await (const batch of exported.batches) yield stringify(batch, CSV_OPTIONS);
 }
 
 function errorEvent(error: unknown): string {
@@ -71,7 +64,7 @@ function errorEvent(error: unknown): string {
   return `${JSON.stringify({ event: 'error', code: known.code, message: known.message })}\n`;
 }
 
-async function* ndjsonLines(exported: RecordExport, first: JsonRecord[]): AsyncGenerator<string> {
+async function* ndjsonLines(exported: RecordExport<JsonRecord>, first: JsonRecord[]): AsyncGenerator<string> {
   const lines = (records: JsonRecord[]): string => records.map((r) => `${JSON.stringify(r)}\n`).join('');
   if (first.length > 0) yield lines(first);
   try {
@@ -94,35 +87,45 @@ function resetOnError(ctx: Context, body: Readable): Readable {
   return body;
 }
 
-export interface ExportResponse {
-  readonly format: ExportFormat;
-  /** The CSV header row's names, one per export column. */
-  readonly header: readonly string[];
+/** An export and how to write it: CSV cells under a header row (one name per column), or NDJSON records. */
+export type ExportResponse =
+  | { readonly format: 'csv'; readonly exported: RecordExport<Cell[]>; readonly header: readonly string[] }
+  | { readonly format: 'ndjson'; readonly exported: RecordExport<JsonRecord> };
+
+async function firstBatch<T>(exported: RecordExport<T>): Promise<T[]> {
+  const next = await exported.batches.next();
+  return next.done ? [] : next.value;
+}
+
+async function bodyLines(response: ExportResponse): Promise<AsyncGenerator<string>> {
+  if (response.format === 'csv') return csvLines(response.exported, response.header, await firstBatch(response.exported));
+  return ndjsonLines(response.exported, await firstBatch(response.exported));
 }
 
 /**
  * Reads the first batch before answering, so an error there is a plain JSON error response;
  * then 200 with the streamed body.
  */
-export async function sendExport(ctx: Context, exported: RecordExport, response: ExportResponse): Promise<void> {
-  const next = await exported.batches.next();
-  const first = next.done ? [] : next.value;
-  const lines = response.format === 'csv' ? csvLines(exported, response.header, first) : ndjsonLines(exported, first);
+export async function sendExport(ctx: Context, response: ExportResponse): Promise<void> {
+  const lines = await bodyLines(response);
+  const { exported } = response;
   ctx.status = 200;
   ctx.type = MEDIA[response.format];
   // Entity names come from table names: anything outside a plain file name is replaced.
   ctx.set('Content-Disposition', `attachment; filename="${exported.entity.replace(/[^\w.-]/g, '_')}.${response.format}"`);
   ctx.set('Cache-Control', 'no-store');
-  ctx.body = resetOnError(ctx, Readable.from(lines));
+  // One batch's text waits ahead of the socket, not Readable.from's default of 16.
+  ctx.body = resetOnError(ctx, Readable.from(lines, { highWaterMark: 1 }));
 }
 
 /** Answers a list request that asked for `format`: plans (400s before any byte), then streams. */
 export async function respondWithExport(ctx: Context, runtime: WorkspaceRuntime, scope: ReadScope, format: ExportFormat): Promise<void> {
   const style = headerStyle(ctx, format);
   const request = parseExportRequest(listQuery(ctx) as QueryParams);
-  const exported = exportRecords(runtime.database, scope, request, { flat: format === 'csv' });
+  if (format === 'ndjson') return sendExport(ctx, { format, exported: exportRecords(runtime.database, scope, request) });
+  const exported = exportCells(runtime.database, scope, request);
   const header = style === 'display' ? displayHeader(runtime, scope.viewUuid, exported.columns) : apiHeader(exported.columns);
-  await sendExport(ctx, exported, { format, header });
+  await sendExport(ctx, { format, exported, header });
 }
 
 /** A list request (record list or view data): the paged JSON list, or the export its `format` or `Accept` asks for. */

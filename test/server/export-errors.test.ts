@@ -10,17 +10,23 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../core/errors.ts';
 import type { JsonRecord } from '../../core/query/assemble.ts';
 import type { RecordExport } from '../../core/query/export.ts';
-import { sendExport, type ExportFormat } from '../../server/routes/export.ts';
+import type { Cell } from '../../core/query/export-cells.ts';
+import { sendExport, type ExportResponse } from '../../server/routes/export.ts';
 
-async function* failing(failAt: number): AsyncGenerator<JsonRecord[], void, undefined> {
+async function* failing<T>(failAt: number, row: (i: number) => T): AsyncGenerator<T[], void, undefined> {
   for (let i = 0; ; i++) {
     if (i === failAt) throw new ApiError('BAD_REQUEST', 'division by zero in where');
-    yield [{ id: i, name: `row ${i}` }];
+    yield [row(i)];
   }
 }
 
-function fakeExport(failAt: number): RecordExport {
-  return { entity: 'things', columns: [{ path: [], key: 'id', type: 'integer', entity: 'things' }, { path: [], key: 'name', type: 'text', entity: 'things' }], batches: failing(failAt) };
+function fakeExport<T>(failAt: number, row: (i: number) => T): RecordExport<T> {
+  return { entity: 'things', columns: [{ path: [], key: 'id', type: 'integer', entity: 'things' }, { path: [], key: 'name', type: 'text', entity: 'things' }], batches: failing(failAt, row) };
+}
+
+function fakeResponse(format: string, failAt: number): ExportResponse {
+  if (format === 'csv') return { format, exported: fakeExport<Cell[]>(failAt, (i) => [String(i), `row ${i}`]), header: ['id', 'name'] };
+  return { format: 'ndjson', exported: fakeExport<JsonRecord>(failAt, (i) => ({ id: i, name: `row ${i}` })) };
 }
 
 describe('export errors', () => {
@@ -32,7 +38,7 @@ describe('export errors', () => {
     app.silent = true;
     app.use(async (ctx) => {
       try {
-        await sendExport(ctx, fakeExport(Number(ctx.query.failAt)), { format: ctx.query.format as ExportFormat, header: ['id', 'name'] });
+        await sendExport(ctx, fakeResponse(String(ctx.query.format), Number(ctx.query.failAt)));
       } catch (error) {
         ctx.status = 400;
         ctx.body = { error: { code: (error as ApiError).code } };

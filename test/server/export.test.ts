@@ -3,6 +3,7 @@
  * refused, NDJSON equal to all list pages, CSV bytes (CRLF, quoting, null versus ""), flat
  * many-to-one columns, one-to-many arrays, display headers, view data, file names.
  */
+import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, startWorkspace, type TestWorkspace } from '../support/harness.ts';
 import { expectError } from '../support/http-expect.ts';
@@ -23,6 +24,17 @@ async function raw(ws: TestWorkspace, path: string, headers: Record<string, stri
 
 function ndjson(text: string): any[] {
   return text.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l));
+}
+
+/** CSV rows with null for an empty unquoted cell and '' for a quoted empty one. */
+function csvCells(text: string): (string | null)[][] {
+  return parse(text, { cast: (value, context) => (value === '' && !context.quoting ? null : value) }) as (string | null)[][];
+}
+
+/** A list value as DESIGN §14 says its CSV cell reads. */
+function cellText(value: unknown): string | null {
+  if (value === null || value === undefined) return null;
+  return typeof value === 'object' ? JSON.stringify(value) : String(value);
 }
 
 function asError(res: Raw) {
@@ -101,6 +113,30 @@ describe.each(vendors)('export on $name', (target) => {
         `${ids[2]},12.5,"a,""b""\nc =1+2",2026-11-22T10:00:00.000Z,true,North\r\n` +
         `${ids[3]},1,=1+2,2026-11-22T10:00:00.500Z,true,\r\n`,
     );
+  });
+
+  it('CSV cells are the list values as text and NDJSON lines the list records: every column type, timestamps with microseconds, early years, leap days, month ends', async () => {
+    const table = ws.db.table('cellkinds');
+    const maria = ws.vendor === 'mariadb';
+    const [instant, local, bool, float] = maria ? ['datetime(6)', 'datetime(6)', 'tinyint(1)', 'double'] : ['timestamptz', 'timestamp', 'boolean', 'double precision'];
+    await ws.db.query(`CREATE TABLE ${table} (id integer PRIMARY KEY, label varchar(20) NULL, n integer NULL, big bigint NULL, price decimal(12,3) NULL,
+      ratio ${float} NULL, flag ${bool} NULL, day date NULL, seen ${instant} NULL, local ${local} NULL)`);
+    const zone = maria ? '' : '+00';
+    const instants = ['2024-02-29 23:59:59.999999', '2021-04-30 12:00:00', '9999-12-31 23:59:59.123', '1970-01-01 00:00:00.000001', maria ? '1000-01-01 00:00:00.5' : '0099-12-31 00:00:00.5'];
+    const rows = instants.map((t, i) => `(${i + 1}, 'l${i}', ${i * 1000 - 1}, ${9007199254740993 + i}, ${i}.${i}50, ${i / 3}, ${i % 2 === 0 ? 'true' : 'false'}, '20${10 + i}-12-31', '${t}${zone}', '${t}')`);
+    rows.push(`(${rows.length + 1}, '', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)`);
+    if (!maria) rows.push(`(${rows.length + 1}, NULL, 0, -9007199254740993, -0.001, -1e300, NULL, '0001-01-01', 'infinity', '-infinity')`);
+    await ws.db.query(`INSERT INTO ${table} (id, label, n, big, price, ratio, flag, day, seen, local) VALUES ${rows.join(', ')}`);
+    expect((await ws.call('POST', ws.admin('/sync'), { token: ADMIN_TOKEN })).status).toBe(200);
+    const list = await ws.call('GET', ws.records('/cellkinds?sort=id&size=100'));
+    expect(list.status, JSON.stringify(list.body)).toBe(200);
+    const res = await raw(ws, ws.records('/cellkinds?format=csv&sort=id'));
+    expect(res.status, res.text).toBe(200);
+    const [header, ...cells] = csvCells(res.text);
+    const keys = (header ?? []) as string[];
+    expect(keys).toEqual(Object.keys(list.body.data[0]));
+    expect(cells).toEqual(list.body.data.map((record: Record<string, unknown>) => keys.map((k) => cellText(record[k]))));
+    expect(ndjson((await raw(ws, ws.records('/cellkinds?format=ndjson&sort=id'))).text)).toEqual(list.body.data);
   });
 
   it('one-to-many arrays are 400 in CSV and nested in NDJSON with their limits', async () => {
