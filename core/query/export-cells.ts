@@ -51,6 +51,22 @@ function numberText(text: string): string {
   return Number.isFinite(n) ? String(n) : text;
 }
 
+/** Sign, whole digits without leading zeros, fraction digits without trailing zeros. */
+const DECIMAL_TEXT = /^([+-]?)0*(\d*?)(?:\.(\d*?)0*)?$/;
+
+/**
+ * A DECIMAL cell: the database's digits, written plainly ("0012.50" → "12.5"). For every value a
+ * double holds exactly this is the JSON number's text too; beyond (19 significant digits, say) it
+ * keeps the digits the JSON number loses, so an exported file imports back to the same value.
+ */
+function decimalText(text: string): string {
+  const match = DECIMAL_TEXT.exec(text);
+  if (!match) return numberText(text);
+  const [, sign, whole, fraction] = match;
+  const digits = `${whole || '0'}${fraction ? `.${fraction}` : ''}`;
+  return digits === '0' || sign !== '-' ? digits : `-${digits}`;
+}
+
 /** The wire value of a driver value, for a statement that read timestamps as text (see `cellOfType`). */
 export function wireValueOfExport(type: ColumnType, raw: unknown, jsonAsText: boolean): unknown {
   if (type === 'timestamp' && typeof raw === 'string') return wireTimestampOfText(raw) ?? toWireValue(type, raw, jsonAsText);
@@ -60,8 +76,9 @@ export function wireValueOfExport(type: ColumnType, raw: unknown, jsonAsText: bo
 function cellOfType(type: ColumnType, jsonAsText: boolean): CellOf {
   const generic = genericCell(type, jsonAsText);
   switch (type) {
-    case 'integer':
     case 'decimal':
+      return (raw) => (typeof raw === 'number' ? String(raw) : typeof raw === 'string' ? decimalText(raw) : generic(raw));
+    case 'integer':
     case 'float':
       return (raw) => (typeof raw === 'number' ? String(raw) : typeof raw === 'string' ? numberText(raw) : generic(raw));
     case 'text':
