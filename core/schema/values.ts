@@ -34,8 +34,12 @@ function toDate(raw: unknown): string {
   return String(raw).slice(0, 10);
 }
 
+/** The wire form itself, as the PostgreSQL drivers already hand most timestamps over. */
+const WIRE_TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+
 function toTimestamp(raw: unknown): string {
   if (raw instanceof Date) return raw.toISOString();
+  if (typeof raw === 'string' && raw.length === 24 && WIRE_TIMESTAMP.test(raw)) return raw;
   const text = String(raw).replace(' ', 'T');
   const zoned = /(Z|[+-]\d\d(:?\d\d)?)$/.test(text) ? text : `${text}Z`;
   const date = new Date(zoned);
