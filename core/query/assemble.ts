@@ -1,6 +1,6 @@
 /** Flat joined rows → nested records. Many-to-one expansions come back as aliased columns. */
 import type { ColumnType } from '../schema/introspection.ts';
-import { toWireValue } from '../schema/values.ts';
+import { wireConverter } from '../schema/values.ts';
 
 export interface Column {
   readonly alias: string;
@@ -14,34 +14,45 @@ export interface Column {
 export type JsonRecord = Record<string, unknown>;
 export type RecordAssembler = (rows: readonly Record<string, unknown>[]) => JsonRecord[];
 
-/** A column with its node slots worked out once per query, not once per cell. */
+/** A column with its node slots and value conversion worked out once per query, not once per cell. */
 interface Slot {
-  readonly column: Column;
+  readonly alias: string;
+  /** Output key, or null for an expanded node's hidden primary key. */
+  readonly key: string | null;
   /** Index of the node the value goes into (0 is the root). */
   readonly node: number;
   /** For an expanded node's key column: the parent node and the relationship name. */
   readonly parent: number;
   readonly name: string;
+  readonly wire: (raw: unknown) => unknown;
 }
 
-function slotsOf(columns: readonly Column[]): { slots: Slot[]; nodeCount: number } {
+function slotsOf(columns: readonly Column[], jsonAsText: boolean): { slots: Slot[]; nodeCount: number } {
   const indexOf = new Map<string, number>([['', 0]]);
   const slots = columns.map((column) => {
     const key = column.path.join('.');
     if (column.key === null && !indexOf.has(key)) indexOf.set(key, indexOf.size);
     const parent = indexOf.get(column.path.slice(0, -1).join('.')) ?? 0;
-    return { column, node: indexOf.get(key) ?? 0, parent, name: column.path[column.path.length - 1] ?? '' };
+    const name = column.path[column.path.length - 1] ?? '';
+    return { alias: column.alias, key: column.key, node: indexOf.get(key) ?? 0, parent, name, wire: wireConverter(column.type, jsonAsText) };
   });
   return { slots, nodeCount: indexOf.size };
 }
 
-function assembleRow(row: Record<string, unknown>, slots: readonly Slot[], nodeCount: number, jsonAsText: boolean): JsonRecord {
+/** A record without expanded nodes: every column is a key of the root. */
+function assembleFlat(row: Record<string, unknown>, slots: readonly Slot[]): JsonRecord {
+  const record: JsonRecord = {};
+  for (const slot of slots) record[slot.key as string] = slot.wire(row[slot.alias]);
+  return record;
+}
+
+function assembleRow(row: Record<string, unknown>, slots: readonly Slot[], nodeCount: number): JsonRecord {
   const nodes: (JsonRecord | null)[] = new Array<JsonRecord | null>(nodeCount).fill(null);
   const root: JsonRecord = {};
   nodes[0] = root;
   for (const slot of slots) {
-    const raw = row[slot.column.alias];
-    if (slot.column.key === null) {
+    const raw = row[slot.alias];
+    if (slot.key === null) {
       const parent = nodes[slot.parent] ?? null;
       const child = parent && raw !== null && raw !== undefined ? {} : null;
       if (parent) parent[slot.name] = child;
@@ -49,13 +60,14 @@ function assembleRow(row: Record<string, unknown>, slots: readonly Slot[], nodeC
       continue;
     }
     const target = nodes[slot.node];
-    if (target) target[slot.column.key] = toWireValue(slot.column.type, raw, jsonAsText);
+    if (target) target[slot.key] = slot.wire(raw);
   }
   return root;
 }
 
 /** `jsonAsText`: see Dialect.jsonArrivesAsText. */
 export function assembler(columns: readonly Column[], jsonAsText: boolean): RecordAssembler {
-  const { slots, nodeCount } = slotsOf(columns);
-  return (rows) => rows.map((row) => assembleRow(row, slots, nodeCount, jsonAsText));
+  const { slots, nodeCount } = slotsOf(columns, jsonAsText);
+  if (nodeCount === 1) return (rows) => rows.map((row) => assembleFlat(row, slots));
+  return (rows) => rows.map((row) => assembleRow(row, slots, nodeCount));
 }

@@ -24,7 +24,17 @@ export class ReadCache {
   }
 }
 
-/** Two requests with the same key plan the same: every parsed parameter, array options included. */
+const keys = new WeakMap<ReadRequest, string>();
+
+/**
+ * Two requests with the same key plan the same: every parsed parameter, array options included.
+ * Kept per request object, which the routes reuse for a repeated query string (parse-request.ts).
+ */
 export function requestKey(request: ReadRequest): string {
-  return JSON.stringify(request, (_name, value: unknown) => (value instanceof Map ? [...value] : value));
+  const known = keys.get(request);
+  if (known !== undefined) return known;
+  const { arrays, ...rest } = request;
+  const key = JSON.stringify(arrays ? [rest, [...arrays.size], [...arrays.sort], [...arrays.where]] : [rest]);
+  keys.set(request, key);
+  return key;
 }

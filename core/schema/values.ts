@@ -34,12 +34,18 @@ function toDate(raw: unknown): string {
   return String(raw).slice(0, 10);
 }
 
-/** The wire form itself, as the PostgreSQL drivers already hand most timestamps over. */
-const WIRE_TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+/**
+ * Already the wire form (`YYYY-MM-DDTHH:MM:SS.mmmZ`), as the PostgreSQL drivers hand most
+ * timestamps over: told by its shape alone, since this runs for every timestamp of every page
+ * (a driver hands over valid times only).
+ */
+function isWireTimestamp(raw: string): boolean {
+  return raw.length === 24 && raw.charCodeAt(10) === 84 && raw.charCodeAt(19) === 46 && raw.charCodeAt(23) === 90;
+}
 
 function toTimestamp(raw: unknown): string {
   if (raw instanceof Date) return raw.toISOString();
-  if (typeof raw === 'string' && raw.length === 24 && WIRE_TIMESTAMP.test(raw)) return raw;
+  if (typeof raw === 'string' && isWireTimestamp(raw)) return raw;
   const text = String(raw).replace(' ', 'T');
   const zoned = /(Z|[+-]\d\d(:?\d\d)?)$/.test(text) ? text : `${text}Z`;
   const date = new Date(zoned);
@@ -72,6 +78,25 @@ function parseJsonText(raw: unknown): unknown {
     return JSON.parse(raw) as unknown;
   } catch {
     return raw;
+  }
+}
+
+/**
+ * toWireValue for one column type, chosen once: a page converts the same few columns row after row
+ * (core/query/assemble.ts).
+ */
+export function wireConverter(type: ColumnType, jsonAsText: boolean): (raw: unknown) => unknown {
+  switch (type) {
+    case 'integer':
+    case 'decimal':
+    case 'float':
+      return (raw) => (raw === null || raw === undefined ? null : toNumber(raw));
+    case 'timestamp':
+      return (raw) => (raw === null || raw === undefined ? null : toTimestamp(raw));
+    case 'text':
+      return (raw) => (raw === null || raw === undefined ? null : typeof raw === 'string' ? raw : toWireValue(type, raw, jsonAsText));
+    default:
+      return (raw) => toWireValue(type, raw, jsonAsText);
   }
 }
 

@@ -11,7 +11,7 @@ import { ApiError, badRequest } from '../../core/errors.ts';
 import type { JsonRecord } from '../../core/query/assemble.ts';
 import { exportRecords, type ExportColumn, type RecordExport } from '../../core/query/export.ts';
 import { apiHeader, displayHeader } from '../../core/query/export-header.ts';
-import { LIST_QUERY, parseExportRequest, parseReadRequest, type QueryParams } from '../../core/query/parse-request.ts';
+import { LIST_QUERY, parseExportRequest, parseReadRequestOnce, type QueryParams } from '../../core/query/parse-request.ts';
 import { listRecords, type ReadOptions } from '../../core/query/read.ts';
 import type { ReadScope } from '../../core/query/plan.ts';
 import type { WorkspaceRuntime } from '../../core/workspace/runtime.ts';
@@ -129,5 +129,5 @@ export async function respondWithExport(ctx: Context, runtime: WorkspaceRuntime,
 export async function answerList(ctx: Context, runtime: WorkspaceRuntime, scope: ReadScope, options: ReadOptions): Promise<void> {
   const format = exportFormat(ctx);
   if (format) return respondWithExport(ctx, runtime, scope, format);
-  ctx.body = await listRecords(runtime.database, scope, parseReadRequest(listQuery(ctx) as QueryParams, LIST_QUERY), options);
+  ctx.body = await listRecords(runtime.database, scope, parseReadRequestOnce(ctx.querystring, () => listQuery(ctx) as QueryParams, LIST_QUERY), options);
 }
