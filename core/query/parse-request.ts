@@ -157,6 +157,26 @@ export function parseReadRequest(query: QueryParams, spec: QuerySpec = READ_QUER
   };
 }
 
+/** Parsed requests by spec and query string; past this many per spec the memo starts over. */
+const PARSED_LIMIT = 500;
+const parsed = new WeakMap<QuerySpec, Map<string, ReadRequest>>();
+
+/**
+ * parseReadRequest of the query that `queryString` spells, parsed once per distinct string: parsing
+ * is pure and clients repeat a few query strings (issue 19). The result is shared, so read-only;
+ * a string that fails to parse is parsed (and refused) again each time.
+ */
+export function parseReadRequestOnce(queryString: string, query: () => QueryParams, spec: QuerySpec = READ_QUERY): ReadRequest {
+  const memo = parsed.get(spec) ?? new Map<string, ReadRequest>();
+  parsed.set(spec, memo);
+  const known = memo.get(queryString);
+  if (known) return known;
+  const request = parseReadRequest(query(), spec);
+  if (memo.size >= PARSED_LIMIT) memo.clear();
+  memo.set(queryString, request);
+  return request;
+}
+
 /** The export's parameters (DESIGN §14): the list's plus `header` (the route reads `format` and `header`). */
 export const EXPORT_QUERY: QuerySpec = { ...LIST_QUERY, single: [...LIST_QUERY.single, 'header'] };
 

@@ -6,6 +6,7 @@ import type { MigrationFlag } from '../workspace/types.ts';
 import type { CountMode, EntityOptions } from '../schema/entity-options.ts';
 import type { Entity, Field, SchemaModel } from '../schema/model.ts';
 import type { FilterOperator, SortDirection } from './request.ts';
+import type { ReadCache } from './read-cache.ts';
 
 export type ValueType = 'text' | 'number' | 'boolean' | 'date' | 'timestamp' | 'null';
 
@@ -48,6 +49,8 @@ export interface ReadScope {
   readonly policy: ReadPolicy;
   /** The named view read by the view data query; absent for the entity's default view. */
   readonly viewUuid?: string;
+  /** Compiled reads of this root view by request shape; absent where the policy binds values (read-cache.ts). */
+  readonly reads?: ReadCache;
 }
 
 /** A value reachable from a node: a field or computed column, possibly through many-to-one hops. */

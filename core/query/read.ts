@@ -8,13 +8,15 @@ import type { Entity } from '../schema/model.ts';
 import { translateDbError } from '../workspace/db-errors.ts';
 import type { JsonRecord } from './assemble.ts';
 import { compileRead, type CompiledRead } from './compile-read.ts';
-import type { ReadPlan, ReadPolicy, ReadScope } from './plan.ts';
+import { NO_POLICY, type ReadPlan, type ReadPolicy, type ReadScope } from './plan.ts';
 import { idPredicate, planRead } from './plan-read.ts';
 import type { ReadRequest } from './request.ts';
 import { parseScalar } from '../schema/coerce.ts';
 import { viewShape } from './shape.ts';
 import { cursorAfter, planCursor, queryIdentity } from './cursor.ts';
 import { readArrays } from './items.ts';
+import { migrationBlocksReads } from './expand.ts';
+import { ReadCache, requestKey } from './read-cache.ts';
 
 export interface ListMeta {
   /** Null in cursor paging. */
@@ -37,17 +39,37 @@ export interface ReadOptions {
 }
 
 export function readScope(runtime: WorkspaceRuntime, entityName: string, policy: ReadPolicy, viewUuid?: string): ReadScope {
+  const root = viewShape(runtime, entityName, viewUuid);
   return {
     model: runtime.model,
-    root: viewShape(runtime, entityName, viewUuid),
+    root,
     defaultView: (name) => viewShape(runtime, name),
     policy,
     ...(viewUuid ? { viewUuid } : {}),
+    ...(policy === NO_POLICY ? { reads: runtime.memo(`reads:${entityName}:${viewUuid ?? ''}`, () => new ReadCache()) } : {}),
   };
 }
 
 async function run(db: Executor, dialect: BoundDialect, fragment: Sql): Promise<Record<string, unknown>[]> {
   return (await db.query(render(fragment, dialect.sql))).rows;
+}
+
+/** A plan with its statements compiled and the page's rendered. */
+interface PreparedRead {
+  readonly plan: ReadPlan;
+  readonly compiled: CompiledRead;
+  readonly page: CompiledSql;
+}
+
+function prepare(plan: ReadPlan, dialect: BoundDialect): PreparedRead {
+  const compiled = compileRead(plan, dialect);
+  return { plan, compiled, page: render(compiled.page, dialect.sql) };
+}
+
+/** An offset page's read, from the scope's cache when it has one; a cursor's plan depends on its token. */
+function prepareList(database: Database, scope: ReadScope, request: ReadRequest, identity: string, secret: string): PreparedRead {
+  const make = (): PreparedRead => prepare(planCursor(planRead(scope, request), request, identity, secret), database.dialect);
+  return scope.reads && !request.paging ? scope.reads.get(`list:${requestKey(request)}`, make) : make();
 }
 
 /**
@@ -101,11 +123,11 @@ function cursorPage(plan: ReadPlan, rows: Record<string, unknown>[], identity: s
 export async function listRecords(database: Database, scope: ReadScope, request: ReadRequest, options: ReadOptions): Promise<{ data: JsonRecord[]; meta: ListMeta }> {
   // Only a cursor needs the query's identity; offset pages skip its serialisation.
   const identity = request.paging ? queryIdentity(scope, request) : '';
-  const plan = planCursor(planRead(scope, request), request, identity, options.cursorSecret);
-  const compiled = compileRead(plan, database.dialect);
+  migrationBlocksReads(scope.root);
+  const { plan, compiled, page: statement } = prepareList(database, scope, request, identity, options.cursorSecret);
   try {
     const [rows, count] = await Promise.all([
-      run(database.driver, database.dialect, compiled.page),
+      database.driver.query(statement).then((result) => result.rows),
       countRows(database, plan, compiled, options),
     ]);
     const totalPages = count.total === null ? null : Math.ceil(count.total / plan.size);
@@ -127,13 +149,40 @@ export function parseId(entity: Entity, text: string): unknown {
   return parsed.value;
 }
 
+/** Stands for the id while a get-by-id read is compiled for the cache; never bound. */
+const ID_SLOT = Object.freeze({ idSlot: true });
+
+/** A get-by-id read compiled once for every id: `slot` is the id's index among the page's parameters. */
+interface PreparedById extends PreparedRead {
+  readonly slot: number;
+}
+
+function planById(scope: ReadScope, request: ReadRequest, id: unknown): ReadPlan {
+  return planRead(scope, { ...request, page: 0, size: 1, sort: [], count: 'none' }, { where: [idPredicate(scope.root.entity.idField, id)] });
+}
+
+/** Null when the id does not stand alone among the parameters (a dialect that re-encodes it): then every read compiles. */
+function prepareById(scope: ReadScope, request: ReadRequest, dialect: BoundDialect): PreparedById | null {
+  const prepared = prepare(planById(scope, request, ID_SLOT), dialect);
+  const slots = prepared.page.params.flatMap((value, i) => (value === ID_SLOT ? [i] : []));
+  return slots.length === 1 ? { ...prepared, slot: slots[0] ?? -1 } : null;
+}
+
+function readById(database: Database, scope: ReadScope, request: ReadRequest, id: unknown): PreparedRead {
+  const cached = scope.reads?.get(`id:${requestKey(request)}`, () => prepareById(scope, request, database.dialect));
+  if (!cached) return prepare(planById(scope, request, id), database.dialect);
+  const params = [...cached.page.params];
+  params[cached.slot] = database.dialect.sql.encodeValue(scope.root.entity.idField.type, id);
+  return { ...cached, page: { text: cached.page.text, params } };
+}
+
 /** One record by id through the scope, or undefined; `db` is a transaction when the caller is in one. */
 export async function readRecord(database: Database, scope: ReadScope, request: ReadRequest, id: unknown, db: Executor = database.driver): Promise<JsonRecord | undefined> {
   const entity = scope.root.entity;
-  const plan = planRead(scope, { ...request, page: 0, size: 1, sort: [], count: 'none' }, { where: [idPredicate(entity.idField, id)] });
-  const compiled = compileRead(plan, database.dialect);
+  migrationBlocksReads(scope.root);
+  const { compiled, page } = readById(database, scope, request, id);
   try {
-    return (await assembleWithArrays(db, database.dialect, compiled, await run(db, database.dialect, compiled.page)))[0];
+    return (await assembleWithArrays(db, database.dialect, compiled, (await db.query(page)).rows))[0];
   } catch (error) {
     throw translateDbError(database.dialect, entity, error);
   }

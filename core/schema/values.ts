@@ -41,10 +41,20 @@ function toDate(raw: unknown): string {
  */
 const PLAIN_UTC_TEXT = /^[1-9]\d{3}-(0[1-9]|1[0-2])-(0[1-9]|1\d|2[0-8]) ([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d{3})?$/;
 
+/**
+ * Already the wire form (`YYYY-MM-DDTHH:MM:SS.mmmZ`), as the PostgreSQL drivers hand most
+ * timestamps over: told by its shape alone, since this runs for every timestamp of every page
+ * (a driver hands over valid times only).
+ */
+function isWireTimestamp(raw: string): boolean {
+  return raw.length === 24 && raw.charCodeAt(10) === 84 && raw.charCodeAt(19) === 46 && raw.charCodeAt(23) === 90;
+}
+
 function toTimestamp(raw: unknown): string {
   if (raw instanceof Date) return raw.toISOString();
-  // Every row of every list goes through here: the common form is rewritten as text, without
-  // building a Date, when the driver's text is a real instant (the server checked the calendar).
+  if (typeof raw === 'string' && isWireTimestamp(raw)) return raw;
+  // The MySQL/MariaDB form is rewritten as text too, without building a Date, when the driver's
+  // text is certainly a real instant.
   if (typeof raw === 'string' && PLAIN_UTC_TEXT.test(raw)) {
     return raw.length === 19 ? `${raw.slice(0, 10)}T${raw.slice(11)}.000Z` : `${raw.slice(0, 10)}T${raw.slice(11)}Z`;
   }
@@ -80,6 +90,25 @@ function parseJsonText(raw: unknown): unknown {
     return JSON.parse(raw) as unknown;
   } catch {
     return raw;
+  }
+}
+
+/**
+ * toWireValue for one column type, chosen once: a page converts the same few columns row after row
+ * (core/query/assemble.ts).
+ */
+export function wireConverter(type: ColumnType, jsonAsText: boolean): (raw: unknown) => unknown {
+  switch (type) {
+    case 'integer':
+    case 'decimal':
+    case 'float':
+      return (raw) => (raw === null || raw === undefined ? null : toNumber(raw));
+    case 'timestamp':
+      return (raw) => (raw === null || raw === undefined ? null : toTimestamp(raw));
+    case 'text':
+      return (raw) => (raw === null || raw === undefined ? null : typeof raw === 'string' ? raw : toWireValue(type, raw, jsonAsText));
+    default:
+      return (raw) => toWireValue(type, raw, jsonAsText);
   }
 }
 

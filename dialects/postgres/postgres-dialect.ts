@@ -61,7 +61,7 @@ async function estimateRows(db: Executor, select: CompiledSql): Promise<number |
 }
 
 /**
- * pg and PGlite parse timestamps into Dates, which stop at milliseconds: a cursor reads them as
+ * pg and PGlite parse timestamps to milliseconds (wire text or Dates): a cursor reads them as
  * their text, which has the microseconds ('2026-11-22 10:00:00.123456+00'; the drivers' own
  * parsers already rely on the ISO DateStyle). Not to_char: it prints 'infinity' as NULL and
  * drops a BC year's era, which would seek from the wrong place instead of refusing the cursor.

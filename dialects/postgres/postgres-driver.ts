@@ -19,7 +19,8 @@ function toResult(result: pg.QueryResult): QueryResult {
 function executorOf(client: pg.Pool | pg.ClientBase): Executor {
   return {
     async query(statement: CompiledSql): Promise<QueryResult> {
-      return toResult(await client.query({ text: statement.text, values: statement.params as unknown[] }));
+      // (text, values) rather than a config object, which pg copies property by property per query.
+      return toResult(await client.query(statement.text, statement.params as unknown[]));
     },
   };
 }

@@ -12,7 +12,7 @@ import type { JsonRecord } from '../../core/query/assemble.ts';
 import { exportCells, exportRecords, type RecordExport } from '../../core/query/export.ts';
 import type { Cell } from '../../core/query/export-cells.ts';
 import { apiHeader, displayHeader } from '../../core/query/export-header.ts';
-import { LIST_QUERY, parseExportRequest, parseReadRequest, type QueryParams } from '../../core/query/parse-request.ts';
+import { LIST_QUERY, parseExportRequest, parseReadRequestOnce, type QueryParams } from '../../core/query/parse-request.ts';
 import { listRecords, type ReadOptions } from '../../core/query/read.ts';
 import type { ReadScope } from '../../core/query/plan.ts';
 import type { WorkspaceRuntime } from '../../core/workspace/runtime.ts';
@@ -132,5 +132,5 @@ export async function respondWithExport(ctx: Context, runtime: WorkspaceRuntime,
 export async function answerList(ctx: Context, runtime: WorkspaceRuntime, scope: ReadScope, options: ReadOptions): Promise<void> {
   const format = exportFormat(ctx);
   if (format) return respondWithExport(ctx, runtime, scope, format);
-  ctx.body = await listRecords(runtime.database, scope, parseReadRequest(listQuery(ctx) as QueryParams, LIST_QUERY), options);
+  ctx.body = await listRecords(runtime.database, scope, parseReadRequestOnce(ctx.querystring, () => listQuery(ctx) as QueryParams, LIST_QUERY), options);
 }

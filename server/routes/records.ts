@@ -2,7 +2,7 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import { readScope, getRecord } from '../../core/query/read.ts';
-import { parseReadRequest, type QueryParams } from '../../core/query/parse-request.ts';
+import { parseReadRequest, parseReadRequestOnce, type QueryParams } from '../../core/query/parse-request.ts';
 import { aggregateRecords } from '../../core/query/aggregate.ts';
 import { parseAggregateRequest } from '../../core/query/aggregate-request.ts';
 import { createRecord, deleteRecord, updateRecord } from '../../core/write/records.ts';
@@ -38,7 +38,7 @@ export function recordRoutes(services: Services): Router {
   router.get('/:entity/:id', async (ctx) => {
     const p = params(ctx);
     const { runtime, policies } = await dataAccess(ctx, services, p.org, p.ws, false);
-    const request = parseReadRequest(ctx.query as QueryParams);
+    const request = parseReadRequestOnce(ctx.querystring, () => ctx.query as QueryParams);
     ctx.body = { data: await getRecord(runtime.database, readScope(runtime, runtime.entity(p.entity).name, policies.read), request, p.id) };
   });
 

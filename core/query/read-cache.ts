@@ -1,0 +1,40 @@
+/**
+ * Compiled reads per request shape (issue 19). Planning, compiling and rendering a request cost
+ * about as much CPU as reading its page, and clients repeat a few shapes, so a scope keeps what it
+ * compiled for each. One cache lives per workspace runtime and root view (the runtime's memo drops it
+ * when the workspace's version moves), and only owners' reads get one: an external user's row policy
+ * binds the token's claims into the statement.
+ */
+import type { ReadRequest } from './request.ts';
+
+/** Shapes kept per root view; past this the cache starts over (a client walking `page` fills it). */
+const LIMIT = 500;
+
+export class ReadCache {
+  private readonly entries = new Map<string, unknown>();
+
+  /** The value made for `key`, made now when missing. What `make` throws is thrown, never kept. */
+  get<T>(key: string, make: () => T): T {
+    const hit = this.entries.get(key);
+    if (hit !== undefined) return hit as T;
+    const value = make();
+    if (this.entries.size >= LIMIT) this.entries.clear();
+    this.entries.set(key, value);
+    return value;
+  }
+}
+
+const keys = new WeakMap<ReadRequest, string>();
+
+/**
+ * Two requests with the same key plan the same: every parsed parameter, array options included.
+ * Kept per request object, which the routes reuse for a repeated query string (parse-request.ts).
+ */
+export function requestKey(request: ReadRequest): string {
+  const known = keys.get(request);
+  if (known !== undefined) return known;
+  const { arrays, ...rest } = request;
+  const key = JSON.stringify(arrays ? [rest, [...arrays.size], [...arrays.sort], [...arrays.where]] : [rest]);
+  keys.set(request, key);
+  return key;
+}
