@@ -20,25 +20,40 @@ export interface KoaFloor {
   close(): Promise<void>;
 }
 
-const iso = (value: unknown): unknown => (value instanceof Date ? value.toISOString() : value);
-const num = (value: unknown): unknown => (value === null ? null : Number(value));
+/** How a driver hands over what the JSON needs converted: timestamps, decimals, booleans. */
+export interface FloorValues {
+  readonly time: (value: unknown) => unknown;
+  readonly num: (value: unknown) => unknown;
+  readonly bool: (value: unknown) => unknown;
+}
 
-/** Columns c0..c9 of the captured page statement. */
-function orderJson(row: Row): Row {
-  return {
+/** pg: timestamps as Date (the service's type parsers), decimals as text, booleans as booleans. */
+const PG_VALUES: FloorValues = {
+  time: (value) => (value instanceof Date ? value.toISOString() : value),
+  num: (value) => (value === null ? null : Number(value)),
+  bool: (value) => value,
+};
+
+/**
+ * The list's JSON by hand from the captured page statement's columns: c0..c9 the order; c10 the
+ * customer's join key, c11..c17 its fields; c18 the region's key, c19..c20 its fields.
+ */
+export function orderShapes({ time, num, bool }: FloorValues): { orderJson: (row: Row) => Row; expandedOrderJson: (row: Row) => Row } {
+  const orderJson = (row: Row): Row => ({
     id: row.c0, customerId: row.c1, productId: row.c2, quantity: row.c3, amount: num(row.c4), status: row.c5,
-    note: row.c6, orderedAt: iso(row.c7), createdAt: iso(row.c8), updatedAt: iso(row.c9),
+    note: row.c6, orderedAt: time(row.c7), createdAt: time(row.c8), updatedAt: time(row.c9),
+  });
+  const expandedOrderJson = (row: Row): Row => {
+    const region = row.c18 === null ? null : { id: row.c19, name: row.c20 };
+    const customer = row.c10 === null ? null : {
+      id: row.c11, name: row.c12, email: row.c13, regionId: row.c14, vip: bool(row.c15), birthDate: row.c16, createdAt: time(row.c17), region,
+    };
+    return { ...orderJson(row), customer };
   };
+  return { orderJson, expandedOrderJson };
 }
 
-/** c10 is the customer's join key, c11..c17 its fields; c18 the region's key, c19..c20 its fields. */
-function expandedOrderJson(row: Row): Row {
-  const region = row.c18 === null ? null : { id: row.c19, name: row.c20 };
-  const customer = row.c10 === null ? null : {
-    id: row.c11, name: row.c12, email: row.c13, regionId: row.c14, vip: row.c15, birthDate: row.c16, createdAt: iso(row.c17), region,
-  };
-  return { ...orderJson(row), customer };
-}
+const { orderJson, expandedOrderJson } = orderShapes(PG_VALUES);
 
 function countModeOf(value: unknown): CountMode {
   return value === 'none' || value === 'estimated' ? value : 'exact';
@@ -101,10 +116,14 @@ function whereRoutes(router: Router, pool: pg.Pool): Router {
   });
 }
 
-export async function startKoaFloor(pool: pg.Pool, sql: FloorSql): Promise<KoaFloor> {
+export function startKoaFloor(pool: pg.Pool, sql: FloorSql): Promise<KoaFloor> {
+  return serveFloor(routes(pool, sql));
+}
+
+/** A hand-written router on its own Koa app and loopback port (the MariaDB floor uses it too). */
+export async function serveFloor(router: Router): Promise<KoaFloor> {
   const app = new Koa();
   app.silent = true;
-  const router = routes(pool, sql);
   app.use(router.routes());
   const server: Server = createServer(app.callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

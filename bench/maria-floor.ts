@@ -4,13 +4,10 @@
  * service's driver (prepared statements, dates as text, decimals as strings), both raw and
  * behind a hand-written Koa route that shapes the same JSON as the service.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import Router from '@koa/router';
-import Koa from 'koa';
 import mysql from 'mysql2/promise';
 import { captureStatements, type CapturedStatement } from './capture-sql.ts';
-import type { KoaFloor } from './floor-koa.ts';
+import { orderShapes, serveFloor, type KoaFloor } from './floor-koa.ts';
 import type { CountMode, Row } from './floor-sql.ts';
 import { SCENARIOS, type Scenario, type ScenarioId } from './scenarios.ts';
 import { ORG, WS, type BenchService } from './service.ts';
@@ -82,25 +79,14 @@ function iso(value: unknown): unknown {
   const text = value.replace(' ', 'T');
   return text.includes('.') ? `${text}Z` : `${text}.000Z`;
 }
-const num = (value: unknown): unknown => (value === null ? null : Number(value));
-const bool = (value: unknown): unknown => (value === null ? null : Number(value) === 1);
 
-function orderJson(row: Row): Row {
-  return {
-    id: row.c0, customerId: row.c1, productId: row.c2, quantity: row.c3, amount: num(row.c4), status: row.c5,
-    note: row.c6, orderedAt: iso(row.c7), createdAt: iso(row.c8), updatedAt: iso(row.c9),
-  };
-}
+const { orderJson, expandedOrderJson } = orderShapes({
+  time: iso,
+  num: (value) => (value === null ? null : Number(value)),
+  bool: (value) => (value === null ? null : Number(value) === 1),
+});
 
-function expandedOrderJson(row: Row): Row {
-  const region = row.c18 === null ? null : { id: row.c19, name: row.c20 };
-  const customer = row.c10 === null ? null : {
-    id: row.c11, name: row.c12, email: row.c13, regionId: row.c14, vip: bool(row.c15), birthDate: row.c16, createdAt: iso(row.c17), region,
-  };
-  return { ...orderJson(row), customer };
-}
-
-export async function startMariaKoaFloor(pool: mysql.Pool, sql: MariaSql): Promise<KoaFloor> {
+export function startMariaKoaFloor(pool: mysql.Pool, sql: MariaSql): Promise<KoaFloor> {
   const router = new Router({ prefix: `/api/v1/${ORG}/${WS}` });
   router.get('/orders', async (ctx) => {
     const size = Number(ctx.query.size ?? 20);
@@ -113,17 +99,5 @@ export async function startMariaKoaFloor(pool: mysql.Pool, sql: MariaSql): Promi
       meta: { page, size, totalElements: total, totalPages: total === null ? null : Math.ceil(total / size), countMode: count },
     };
   });
-  const app = new Koa();
-  app.silent = true;
-  app.use(router.routes());
-  const server: Server = createServer(app.callback());
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () => new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeIdleConnections();
-    }),
-  };
+  return serveFloor(router);
 }
