@@ -11,10 +11,10 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '../test/support/free-port.ts';
 
 export const TARGETS_START = { firstMs: 10_000, restartMs: 4_000, blockMs: 200 } as const;
 
@@ -36,16 +36,6 @@ export interface StartResult {
   readonly first: StartRun;
   readonly restart: StartRun;
   readonly pass: boolean;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const port = (server.address() as { port: number }).port;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** Milliseconds the /healthz answer took; null while nothing listens. */
