@@ -12,6 +12,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { Redis } from 'ioredis';
+import { deleteRedisKeys } from '../test/support/redis-server.ts';
 import { ADMIN_TOKEN } from '../test/support/harness.ts';
 import { startCluster, type Cluster } from '../test/cluster/cluster.ts';
 import { haproxyInstalled } from '../test/cluster/haproxy.ts';
@@ -115,17 +116,6 @@ async function runBalanced(bench: Bench16): Promise<Comparison18 | string> {
   }
 }
 
-async function deleteKeys(redisUrl: string, prefix: string): Promise<void> {
-  const redis = new Redis(redisUrl);
-  try {
-    const keys: string[] = [];
-    for await (const batch of redis.scanStream({ match: `${prefix}*`, count: 100 })) keys.push(...(batch as string[]));
-    if (keys.length > 0) await redis.del(...keys);
-  } finally {
-    redis.disconnect();
-  }
-}
-
 async function redisAnswers(redisUrl: string): Promise<boolean> {
   const redis = new Redis(redisUrl, { lazyConnect: true, retryStrategy: () => null, maxRetriesPerRequest: 0 });
   redis.on('error', () => undefined);
@@ -157,7 +147,7 @@ async function runRateLimited(bench: Bench16): Promise<Comparison18 | string> {
   } finally {
     await limited.service.close();
     await dropControlDatabase(ADMIN_URL, LIMITED_CONTROL);
-    await deleteKeys(redisUrl, keyPrefix);
+    await deleteRedisKeys(redisUrl, keyPrefix);
   }
 }
 

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../support/free-port.ts';
 import type { ApiResponse } from '../support/harness.ts';
 import { expectError } from '../support/http-expect.ts';
-import { startRedis } from '../support/redis-server.ts';
+import { deleteRedisKeys, startRedis } from '../support/redis-server.ts';
 import { postgresTarget, vendorsToRun } from '../support/vendors.ts';
 import { scrape } from '../plugins/metrics/scrape.ts';
 import { uniquePrefix } from '../plugins/rate-limit/service.ts';
@@ -23,16 +23,6 @@ if (skipReason) console.warn(`test/cluster: ${skipReason}`);
 const SHARED_REDIS = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const LIMIT = 12;
 
-async function deleteKeys(prefix: string): Promise<void> {
-  const redis = new Redis(SHARED_REDIS);
-  try {
-    const keys: string[] = [];
-    for await (const batch of redis.scanStream({ match: `${prefix}*`, count: 100 })) keys.push(...(batch as string[]));
-    if (keys.length > 0) await redis.del(...keys);
-  } finally {
-    redis.disconnect();
-  }
-}
 
 describe.skipIf(skipReason !== undefined)(`a rate limit across three instances behind HAProxy${skipReason ? ` (${skipReason})` : ''}`, () => {
   const prefix = uniquePrefix();
@@ -60,7 +50,7 @@ describe.skipIf(skipReason !== undefined)(`a rate limit across three instances b
     if (redis && redis.exitCode === null && redis.signalCode === null) redis.kill('SIGKILL');
     await ws?.db.drop();
     await control?.drop();
-    await deleteKeys(prefix);
+    await deleteRedisKeys(SHARED_REDIS, prefix);
   });
 
   it(`with Redis shared: one key gets ${LIMIT} answers, then 429 from every instance`, async () => {

@@ -59,3 +59,19 @@ export function logLines(text: string): Record<string, unknown>[] {
     .filter((line) => line.startsWith('{'))
     .map((line) => JSON.parse(line) as Record<string, unknown>);
 }
+
+/**
+ * `npm start` as a user runs it on `dataDir`: the embedded control store and the demo, no admin
+ * token or control database from the runner's environment; stdout and stderr in one text.
+ */
+export function spawnEmbeddedStart(dataDir: string, port: number): { child: ChildProcess; output: () => string } {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn', ADMIN_TOKEN: '', CONTROL_DATABASE_URL: '', DEMO: '', SHUTDOWN_DRAIN_SECONDS: '0' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  return { child, output: () => out };
+}

@@ -3,14 +3,13 @@
  * /healthz says alive, /readyz says not ready and any other route says STARTING with Retry-After;
  * after the banner the service answers everything. A real child process on a fresh data folder.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '../support/free-port.ts';
-
-const ROOT = new URL('../..', import.meta.url).pathname;
+import { spawnEmbeddedStart } from './child.ts';
 
 interface Answer {
   readonly status: number;
@@ -41,20 +40,8 @@ interface StartWatch {
   readonly output: string;
 }
 
-function spawnService(dataDir: string, port: number): { child: ChildProcess; output: () => string } {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    cwd: ROOT,
-    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn', ADMIN_TOKEN: '', CONTROL_DATABASE_URL: '', DEMO: '', SHUTDOWN_DRAIN_SECONDS: '0' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (out += chunk.toString()));
-  return { child, output: () => out };
-}
-
 async function watchStart(dataDir: string, port: number): Promise<StartWatch> {
-  const { child, output } = spawnService(dataDir, port);
+  const { child, output } = spawnEmbeddedStart(dataDir, port);
   const beforeBanner: Probes[] = [];
   const deadline = Date.now() + 120_000;
   while (Date.now() < deadline) {

@@ -1,12 +1,11 @@
 /** `npm start` as a user runs it: a child process on a fresh data folder, then a second start on the same folder. */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '../support/free-port.ts';
-
-const ROOT = new URL('../..', import.meta.url).pathname;
+import { spawnEmbeddedStart } from './child.ts';
 
 interface Started {
   child: ChildProcess;
@@ -30,20 +29,13 @@ async function start(dataDir: string): Promise<Started> {
 }
 
 async function startOn(dataDir: string, port: number): Promise<Started> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    cwd: ROOT,
-    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn', ADMIN_TOKEN: '', CONTROL_DATABASE_URL: '', DEMO: '', SHUTDOWN_DRAIN_SECONDS: '0' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  const { child, output } = spawnEmbeddedStart(dataDir, port);
   const deadline = Date.now() + 90_000;
-  while (!out.includes('demo API key') && Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`exited early: ${out}`);
+  while (!output().includes('demo API key') && Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`exited early: ${output()}`);
     await new Promise((r) => setTimeout(r, 100));
   }
-  return { child, port, output: () => out };
+  return { child, port, output };
 }
 
 function stop(child: ChildProcess): Promise<number | null> {

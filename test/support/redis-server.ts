@@ -24,3 +24,15 @@ export async function startRedis(port: number): Promise<ChildProcess> {
   child.kill('SIGKILL');
   throw new Error(`redis-server did not start on port ${port}`);
 }
+
+/** Deletes every key under `prefix` (a run's own REDIS_KEY_PREFIX) from the Redis at `url`. */
+export async function deleteRedisKeys(url: string, prefix: string): Promise<void> {
+  const redis = new Redis(url);
+  try {
+    const keys: string[] = [];
+    for await (const batch of redis.scanStream({ match: `${prefix}*`, count: 100 })) keys.push(...(batch as string[]));
+    if (keys.length > 0) await redis.del(...keys);
+  } finally {
+    redis.disconnect();
+  }
+}
