@@ -10,6 +10,8 @@ import { fileURLToPath } from 'node:url';
 import { AxeBuilder } from '@axe-core/playwright';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { expect } from 'vitest';
+import { ADMIN_TOKEN, startWorkspace, type TestWorkspace } from '../support/harness.ts';
+import type { VendorTarget } from '../support/vendors.ts';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -82,4 +84,13 @@ export async function expectAccessible(page: Page, screen: string): Promise<void
   const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   const lines = bad.map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')}); first: ${v.nodes[0]?.failureSummary ?? ''}`);
   expect(lines, `axe on ${screen}`).toEqual([]);
+}
+
+/** A workspace on `target`, Chromium, and a page signed in with the admin token: what most suites start from. */
+export async function startSignedIn(target: VendorTarget): Promise<{ ws: TestWorkspace; browser: Browser; page: Page }> {
+  ensureBuilt();
+  const [ws, browser] = await Promise.all([startWorkspace(target), launch()]);
+  const { page } = await openPage(browser);
+  await signIn(page, ws.url, ADMIN_TOKEN);
+  return { ws, browser, page };
 }

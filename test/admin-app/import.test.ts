@@ -9,10 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_TOKEN, startWorkspace, type TestWorkspace } from '../support/harness.ts';
+import { ADMIN_TOKEN, type TestWorkspace } from '../support/harness.ts';
 import { mariadbTarget } from '../support/mysql-target.ts';
 import { pgliteTarget, postgresTarget, vendorsToRun } from '../support/vendors.ts';
-import { browserAvailable, ensureBuilt, expectAccessible, launch, openPage, screenshot, signIn } from './browser.ts';
+import { browserAvailable, expectAccessible, screenshot, startSignedIn } from './browser.ts';
 
 const run = browserAvailable();
 // Without Chromium the suite is listed as skipped (one placeholder vendor), not absent.
@@ -31,10 +31,7 @@ describe.runIf(run).each(vendors)('admin application import wizard on $name', { 
   const started = performance.now();
 
   beforeAll(async () => {
-    ensureBuilt();
-    [ws, browser] = await Promise.all([startWorkspace(target), launch()]);
-    ({ page } = await openPage(browser));
-    await signIn(page, ws.url, ADMIN_TOKEN);
+    ({ ws, browser, page } = await startSignedIn(target));
   });
   afterAll(async () => {
     await browser?.close();

@@ -4,10 +4,10 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_TOKEN, startWorkspace, type TestWorkspace } from '../support/harness.ts';
+import { ADMIN_TOKEN, type TestWorkspace } from '../support/harness.ts';
 import { mariadbTarget } from '../support/mysql-target.ts';
 import { postgresTarget, vendorsToRun } from '../support/vendors.ts';
-import { browserAvailable, ensureBuilt, expectAccessible, launch, openPage, screenshot, signIn } from './browser.ts';
+import { browserAvailable, expectAccessible, screenshot, startSignedIn } from './browser.ts';
 
 const run = browserAvailable();
 const vendors = run ? await vendorsToRun([postgresTarget, mariadbTarget]) : [];
@@ -22,10 +22,7 @@ describe.runIf(run && vendors.length > 0).each(vendors)('admin application works
   let page: Page;
 
   beforeAll(async () => {
-    ensureBuilt();
-    [ws, browser] = await Promise.all([startWorkspace(target), launch()]);
-    ({ page } = await openPage(browser));
-    await signIn(page, ws.url, ADMIN_TOKEN);
+    ({ ws, browser, page } = await startSignedIn(target));
   });
   afterAll(async () => {
     await browser?.close();
