@@ -4,7 +4,7 @@
  * pinned csv-parse: a version whose internals differ falls back silently, which this notices.
  */
 import { Readable } from 'node:stream';
-import { parse } from 'csv-parse';
+import { parse, type Options } from 'csv-parse';
 import { stringify } from 'csv-stringify/sync';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -18,8 +18,8 @@ const EMPTY_QUOTED = Symbol('""');
 async function documented(csv: string): Promise<{ fields: string[]; emptyQuoted: number[] }[]> {
   const parser = Readable.from([Buffer.from(csv)]).pipe(parse({
     encoding: null, relax_column_count: true, skip_empty_lines: false,
-    cast: (value: Uint8Array, context: { quoting: boolean }) => (context.quoting && value.length === 0 ? EMPTY_QUOTED : Buffer.from(value).toString('utf8')),
-  }));
+    cast: (value: unknown, context: { quoting: boolean }) => (context.quoting && (value as Uint8Array).length === 0 ? EMPTY_QUOTED : Buffer.from(value as Uint8Array).toString('utf8')),
+  } as Options));
   const out: { fields: string[]; emptyQuoted: number[] }[] = [];
   for await (const raw of parser as AsyncIterable<(string | typeof EMPTY_QUOTED)[]>) {
     const emptyQuoted = raw.flatMap((f, i) => (f === EMPTY_QUOTED ? [i] : []));
