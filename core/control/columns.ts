@@ -101,8 +101,7 @@ export async function updateColumn(cache: WorkspaceCache, runtime: WorkspaceRunt
 
 export async function deleteColumn(cache: WorkspaceCache, runtime: WorkspaceRuntime, view: ViewRecord, column: ColumnRecord): Promise<void> {
   if (column.kind === 'FIELD' || column.kind === 'RELATIONSHIP') {
-    await dropPhysicalColumn(cache, runtime, view, column);
-    await cache.change(view.workspaceId, (tx) => compactPositions(tx, view.uuid));
+    await dropPhysicalColumn(cache, runtime, view, column); // its sync closes the gap
     return;
   }
   await cache.change(view.workspaceId, async (tx) => {

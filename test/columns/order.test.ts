@@ -87,6 +87,17 @@ describe.each(vendors)('column order on $name', (target) => {
     expect(after.map((c) => c.position)).toEqual([...after.keys()]);
   });
 
+  it('dropping a physical column moved to the middle closes the gap too', async () => {
+    const added = await ws.call('POST', '/api/columns', { body: { viewUuid, displayName: 'Nickname', widgetType: 'STRING' } });
+    expect(added.status).toBe(201);
+    expect((await move(added.body.data, 1)).status).toBe(200);
+    const count = (await columns()).length;
+    expect((await ws.call('DELETE', `/api/columns/item/${added.body.data.uuid}`)).status).toBe(204);
+    const after = await columns();
+    expect(after).toHaveLength(count - 1);
+    expect(after.map((c) => c.position)).toEqual([...after.keys()]);
+  });
+
   it('computed columns appear in records in their view order', async () => {
     const a = (await ws.call('POST', '/api/columns', { body: { viewUuid, displayName: 'Alpha', formula: 'id + 1' } })).body.data;
     const b = (await ws.call('POST', '/api/columns', { body: { viewUuid, displayName: 'Beta', formula: 'id + 2' } })).body.data;
