@@ -86,7 +86,7 @@ describe.runIf(run)('admin application on pglite', { timeout: 90_000 }, () => {
     await poll(() => page.getByText('acme/mirror').count()).toBe(0);
   });
 
-  it('screen 4: entity options are saved and take effect; the migration flag is set and cleared', async () => {
+  it('screen 4: entity options are saved and take effect; the migration flag is set, shown as the service applies it (retry-after included) and cleared', async () => {
     await page.goto(`${ws.url}/admin/#/w/acme/shop/options/orders`);
     await page.getByLabel('Default expansion (comma-separated paths)').fill('customer');
     await page.getByLabel('Count mode').selectOption('none');
@@ -102,14 +102,28 @@ describe.runIf(run)('admin application on pglite', { timeout: 90_000 }, () => {
     await expectAccessible(page, 'entity options');
     await screenshot(page, '09-entity-options');
 
+    const state = page.locator('#migration-current');
+    await poll(() => state.textContent()).toContain('Current state: not migrating');
     await page.getByLabel('Retry-After (seconds)').fill('45');
     await page.getByRole('button', { name: 'Mark as migrating' }).click();
     await page.getByText('orders is marked as migrating', { exact: false }).waitFor();
+    await poll(() => state.textContent()).toBe('Current state: migrating, blocks writes; clients are told Retry-After 45 s.');
     const blocked = await ws.call('POST', ws.records('/orders'), { body: { customerId: 1, productId: 1, quantity: 1, amount: 1, status: 'new' } });
     expect(blocked.status).toBe(503);
     expect(blocked.headers.get('retry-after')).toBe('45');
+
+    // Set elsewhere (here: by the API), the flag is what a fresh visit of the screen shows.
+    await ws.call('PUT', ws.admin('/entities/orders/migration'), { body: { blocksReads: true, blocksWrites: true, retryAfterSeconds: 120 }, token: ADMIN_TOKEN });
+    await page.goto(`${ws.url}/admin/#/w/acme/shop/options/customers`);
+    await page.goto(`${ws.url}/admin/#/w/acme/shop/options/orders`);
+    await poll(() => state.textContent()).toBe('Current state: migrating, blocks reads and writes; clients are told Retry-After 120 s.');
+    await poll(() => page.getByLabel('Retry-After (seconds)').inputValue()).toBe('120');
+    expect(await page.getByLabel('Blocks reads').isChecked()).toBe(true);
+    await expectAccessible(page, 'entity options (migration flag)');
+    await screenshot(page, '09b-entity-options-migration-flag');
     await page.getByRole('button', { name: 'Clear the flag' }).click();
     await page.getByText('orders is no longer marked as migrating').waitFor();
+    await poll(() => state.textContent()).toContain('Current state: not migrating');
   });
 
   it('screen 7: the workspace OpenAPI document in the bundled viewer, with nothing fetched from elsewhere', async () => {
