@@ -3,7 +3,8 @@
  * through the wizard. The auto-mapping is shown (an unknown column skipped), a mapping is saved
  * shared, progress reaches the end with counts matching the file, and the downloaded rejections
  * file holds exactly the bad rows; an import interrupted elsewhere (another credential, another
- * session) is listed with Resume and finished from the browser. On every vendor that is reachable.
+ * session) is listed with Resume and finished from the browser; CSV columns named outside Latin-1
+ * are mapped (the mapping header goes percent-encoded). On every vendor that is reachable.
  */
 import { mkdtemp, readFile, rm, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -73,6 +74,21 @@ describe.runIf(run).each(vendors)('admin application import wizard on $name', { 
     expect(imported.body.data).toHaveLength(GOOD.length);
     const saved = await ws.call('GET', `/api/views/${(await ws.call('GET', ws.admin('/views'))).body.data.find((v: { entity: string; isDefault: boolean }) => v.entity === 'customers' && v.isDefault).uuid}/import-mappings`);
     expect(saved.body.data.map((m: { name: string; visibility: string }) => [m.name, m.visibility])).toEqual([['customers with dates', 'SHARED']]);
+  });
+
+  it('maps CSV columns named outside Latin-1 (名前, Größe €) and imports them', async () => {
+    const csv = '名前,Größe €,Notiz\n山田 太郎,yamada@example.com,x\nJürgen Groß,juergen@example.com,y\n';
+    await page.goto(`${ws.url}/admin/#/w/${ws.org}/${ws.ws}/import/customers`);
+    await page.getByLabel('CSV file (.csv, .tsv, .txt; up to 100 MB)').setInputFiles({ name: 'kunden.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+    await page.getByLabel('Target of CSV column 名前').selectOption('name');
+    await page.getByLabel('Target of CSV column Größe €').selectOption('email');
+    expect(await page.getByLabel('Target of CSV column Notiz').inputValue()).toBe('');
+    await expectAccessible(page, 'import (non-Latin-1 header)');
+    await screenshot(page, `${target.name}-24-import-non-latin1-mapping`);
+    await page.getByRole('button', { name: 'Start import' }).click();
+    await poll(() => page.locator('#import-counts').textContent()).toBe('Done: 2 rows, 2 imported, 0 rejected, 0 skipped.');
+    const stored = await ws.call('GET', ws.records('/customers?filter[email.in]=yamada@example.com,juergen@example.com&sort=email,desc'));
+    expect(stored.body.data.map((c: { name: string }) => c.name)).toEqual(['山田 太郎', 'Jürgen Groß']);
   });
 
   it('lists an import interrupted in another session and resumes it with the same file', async () => {

@@ -9,7 +9,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, ApiFailure, call, message } from '../lib/api.ts';
 import { InterruptedJobs } from './import-jobs.tsx';
 import { applyEvent, ProgressView, readEvents, type Progress } from './import-progress.tsx';
-import { autoMapping, importableColumns, type Importable } from '../lib/import-mapping.ts';
+import { autoMapping, importableColumns, mappingHeader, type Importable } from '../lib/import-mapping.ts';
 import type { WorkspaceProps } from '../lib/route.ts';
 import { loadSchema, loadViews, type EntityInfo, type ViewInfo } from '../lib/schema.ts';
 import { useLoad } from '../lib/use-load.ts';
@@ -102,7 +102,7 @@ function Wizard({ org, ws, view, entity }: { readonly org: string; readonly ws: 
     if (method === 'INSERT' && onConflict) params.set('onConflict', onConflict);
     if (method === 'INSERT' && onConflict && conflictColumns) params.set('conflictColumns', conflictColumns);
     try {
-      const response = await call('POST', withOptions ? `${path}?${params}` : path, { raw: { body, type }, ...(withOptions ? { headers: { 'X-Import-Mapping': JSON.stringify(mapping) } } : {}) });
+      const response = await call('POST', withOptions ? `${path}?${params}` : path, { raw: { body, type }, ...(withOptions ? { headers: { 'X-Import-Mapping': mappingHeader(mapping) } } : {}) });
       let current: Progress = { batchesDone: 0, rowsRead: 0, successCount: 0, errorCount: 0 };
       await readEvents(response, (event) => {
         current = applyEvent(current, event);
