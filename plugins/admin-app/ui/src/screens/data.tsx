@@ -4,7 +4,8 @@
  */
 import { useState } from 'preact/hooks';
 import { api, ApiFailure, message, recordsBase } from '../lib/api.ts';
-import { inColumnOrder, loadColumnOrder, loadSchema, operatorsFor, type EntityInfo } from '../lib/schema.ts';
+import { inColumnOrder } from '../lib/column-order.ts';
+import { loadColumnOrder, loadSchema, operatorsFor, type EntityInfo } from '../lib/schema.ts';
 import { useLoad } from '../lib/use-load.ts';
 import type { WorkspaceProps } from '../lib/route.ts';
 import { DataTable, type Row, type SortState } from '../components/data-table.tsx';
