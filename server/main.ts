@@ -80,6 +80,8 @@ try {
     ...(config.rateLimit ? { rateLimit: config.rateLimit } : {}),
     ...(config.metricsToken ? { metricsToken: config.metricsToken } : {}),
     adminApp: config.adminApp,
+    // Never this thread, whatever the environment: the loop must stay free while PGlite opens.
+    embeddedThread: 'worker',
   });
 } catch (error) {
   if (error instanceof StartupError) fail([error.message], 1);
