@@ -50,6 +50,8 @@ class WorkerSession implements EmbeddedSession {
   private readonly lease = new SessionLease();
   private nextId = 1;
   private gone: Error | undefined;
+  private closing = false;
+  private closed: Promise<void> | undefined;
 
   constructor(private readonly worker: Worker) {
     // Idle, the thread does not keep the process alive (a script that never closes still ends);
@@ -84,9 +86,17 @@ class WorkerSession implements EmbeddedSession {
     });
   }
 
-  async close(): Promise<void> {
+  close(): Promise<void> {
+    this.closed ??= this.shutDown();
+    return this.closed;
+  }
+
+  private async shutDown(): Promise<void> {
     if (this.gone) return;
+    this.closing = true;
     const exited = new Promise<void>((resolve) => this.worker.once('exit', () => resolve()));
+    // Kept alive until the thread has ended, or the process could end first with close unsettled.
+    this.worker.ref();
     // Statements already asked for finish first: the thread answers in order.
     await this.lease.exclusive(() => this.send({ op: 'close' })).catch(() => undefined);
     await exited;
@@ -106,7 +116,7 @@ class WorkerSession implements EmbeddedSession {
     const waiting = this.pending.get(reply.id);
     if (!waiting) return;
     this.pending.delete(reply.id);
-    if (this.pending.size === 0) this.worker.unref();
+    if (this.pending.size === 0 && !this.closing) this.worker.unref();
     if (reply.ok) waiting.resolve(reply);
     else waiting.reject(new EmbeddedDatabaseError(reply.error));
   }
