@@ -8,7 +8,7 @@
  * statements together (it holds the session until COMMIT or ROLLBACK), so order is all this side
  * must keep.
  */
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
 import { toWireError, type ThreadReady, type ThreadReply, type ThreadRequest } from './pglite-protocol.ts';
 import { postgresTextParsers } from './postgres-types.ts';
@@ -37,12 +37,21 @@ async function answer(db: PGlite, request: ThreadRequest): Promise<ThreadReply> 
   }
 }
 
+/** A value that cannot be cloned must fail its own request, not stop the thread's queue. */
+function reply(port: MessagePort, message: ThreadReply): void {
+  try {
+    port.postMessage(message);
+  } catch (error) {
+    port.postMessage({ id: message.id, ok: false, error: toWireError(error) } satisfies ThreadReply);
+  }
+}
+
 function serve(db: PGlite): void {
   const port = parentPort!;
   let previous: Promise<void> = Promise.resolve();
   port.on('message', (request: ThreadRequest) => {
     previous = previous.then(async () => {
-      port.postMessage(await answer(db, request));
+      reply(port, await answer(db, request));
       // After close nothing else is served: the port closes and the thread ends.
       if (request.op === 'close') port.close();
     });

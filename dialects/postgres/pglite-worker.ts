@@ -108,17 +108,28 @@ class WorkerSession implements EmbeddedSession {
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve: (reply) => resolve({ rows: reply.rows as T[], affectedRows: reply.affectedRows }), reject });
       if (this.pending.size === 1) this.worker.ref();
-      this.worker.postMessage({ ...ask, id } satisfies ThreadRequest);
+      try {
+        this.worker.postMessage({ ...ask, id } satisfies ThreadRequest);
+      } catch (error) {
+        // A parameter that cannot be cloned (a function): this statement fails, nothing waits on it.
+        this.forget(id);
+        reject(error);
+      }
     });
   }
 
   private settle(reply: ThreadReply): void {
-    const waiting = this.pending.get(reply.id);
+    const waiting = this.forget(reply.id);
     if (!waiting) return;
-    this.pending.delete(reply.id);
-    if (this.pending.size === 0 && !this.closing) this.worker.unref();
     if (reply.ok) waiting.resolve(reply);
     else waiting.reject(new EmbeddedDatabaseError(reply.error));
+  }
+
+  private forget(id: number): Pending | undefined {
+    const waiting = this.pending.get(id);
+    this.pending.delete(id);
+    if (this.pending.size === 0 && !this.closing) this.worker.unref();
+    return waiting;
   }
 
   private stop(reason: Error): void {

@@ -81,6 +81,11 @@ describe('the embedded database in a worker thread', () => {
     expect(await outside).toBe(0);
   });
 
+  it('fails a statement whose parameter cannot cross the thread, and goes on serving', async () => {
+    expect(await failure(db.query(sql('SELECT $1::text AS v', [() => 'a function'])))).toMatchObject({ name: 'DataCloneError' });
+    expect((await db.query(sql('SELECT $1::text AS v', ['next']))).rows).toEqual([{ v: 'next' }]);
+  });
+
   it('returns values as the in-process driver does', async () => {
     const text = `SELECT 1::int AS i, 9007199254740993::int8 AS big, 1.50::numeric AS num, true AS b,
       '2024-05-06 07:08:09.123456+00'::timestamptz AS at, '2024-05-06'::date AS d, '{"a":[1,null]}'::jsonb AS j,
