@@ -52,7 +52,13 @@ async function loadInSteps(): Promise<typeof import('./start.ts')> {
   await import('../core/formula/chevrotain.ts');
   await import('../core/formula/parse.ts');
   await import('../dialects/postgres/index.ts');
+  // The app's graph alone held the loop for 190–340 ms on a loaded 2-core machine (issue 19
+  // item 5): its largest packages come first, one at a time (koa-body brings zod and formidable).
+  await import('koa');
+  await import('koa-body');
+  await import('jose');
   await import('./app.ts');
+  await import('prom-client');
   return import('./start.ts');
 }
 
@@ -80,6 +86,8 @@ try {
     ...(config.rateLimit ? { rateLimit: config.rateLimit } : {}),
     ...(config.metricsToken ? { metricsToken: config.metricsToken } : {}),
     adminApp: config.adminApp,
+    // Never this thread, whatever the environment: the loop must stay free while PGlite opens.
+    embeddedThread: 'worker',
   });
 } catch (error) {
   if (error instanceof StartupError) fail([error.message], 1);

@@ -11,7 +11,7 @@ import { ControlStore } from '../core/workspace/store.ts';
 import type { Dialect, Driver } from '../dialects/dialect.ts';
 import { IMPORT_LIMIT_BYTES } from '../core/import/index.ts';
 import { advisoryLease, singleProcessLease } from '../core/import/owner-lease.ts';
-import { createEmbeddedDriver, createPgDriver, EmbeddedDatabase, openPgSession } from '../dialects/postgres/index.ts';
+import { createEmbeddedDriver, createPgDriver, EmbeddedDatabase, openPgSession, type EmbeddedThread } from '../dialects/postgres/index.ts';
 import { createDialectRegistry } from './dialect-registry.ts';
 import { adminTokenPlugin } from '../plugins/auth/admin-token/admin-token-plugin.ts';
 import { apiKeyPlugin } from '../plugins/auth/api-key/api-key-plugin.ts';
@@ -62,6 +62,12 @@ export interface StartOptions {
   readonly adminApp?: boolean;
   /** A server already listening (server/main.ts binds it before loading the service); absent: bound here. */
   readonly early?: EarlyServer;
+  /**
+   * Where the embedded PGlite runs: a worker thread (`npm start` always), or this thread. Absent:
+   * WDAPI_EMBEDDED_THREAD=in-process selects this thread (the test suite's default, vitest.config.ts),
+   * anything else the worker.
+   */
+  readonly embeddedThread?: EmbeddedThread;
 }
 
 export interface RunningService {
@@ -118,7 +124,7 @@ export async function startService(options: StartOptions = {}): Promise<RunningS
 
 async function startBehind(early: EarlyServer, options: StartOptions, logger: Logger): Promise<RunningService> {
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
-  const embedded = new EmbeddedDatabase(options.dataDir ? join(options.dataDir, 'pglite') : undefined);
+  const embedded = new EmbeddedDatabase(options.dataDir ? join(options.dataDir, 'pglite') : undefined, embeddedThreadOf(options));
   const controlDriver: Driver = options.controlDatabaseUrl ? createPgDriver({ vendor: 'postgres', url: options.controlDatabaseUrl }) : createEmbeddedDriver(embedded);
   try {
     await reachControlStore(controlDriver, options.controlDatabaseUrl, options.controlConnectTimeoutMs ?? CONTROL_CONNECT_TIMEOUT_MS);
@@ -195,6 +201,11 @@ async function startBehind(early: EarlyServer, options: StartOptions, logger: Lo
 function keepAdminToken(dataDir: string | undefined, token: string | undefined, given: string | undefined, demo: DemoCredentials | undefined): string | undefined {
   if (!dataDir || given) return undefined;
   return saveAdminToken(dataDir, token, demo);
+}
+
+/** In process only when asked for: opening PGlite there holds the event loop for up to half a second. */
+function embeddedThreadOf(options: StartOptions): EmbeddedThread {
+  return options.embeddedThread ?? (process.env.WDAPI_EMBEDDED_THREAD === 'in-process' ? 'in-process' : 'worker');
 }
 
 function limiterFor(options: RateLimitOptions | undefined, metrics: ServiceMetrics, logger: Logger): RequestLimiter | undefined {

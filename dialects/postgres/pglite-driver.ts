@@ -2,13 +2,14 @@ import type { PGlite } from '@electric-sql/pglite';
 import type { CompiledSql } from '../../core/sql.ts';
 import { initialiseOffThread, isInitialised } from './pglite-initdb.ts';
 import type { Driver, Executor, QueryResult } from '../dialect.ts';
+import { openPGliteWorker, type EmbeddedSession } from './pglite-worker.ts';
 import { postgresTextParsers } from './postgres-types.ts';
 
 interface PGliteQueryable {
   query<T>(text: string, params?: unknown[]): Promise<{ rows: T[]; affectedRows?: number }>;
 }
 
-/** Opens the embedded database; `dataDir` undefined means in memory. */
+/** Opens the embedded database on this thread; `dataDir` undefined means in memory. */
 export async function openPGlite(dataDir?: string): Promise<PGlite> {
   // Loaded on first use: the module alone is ~30 MB, the database ~700 MB more.
   const { PGlite } = await import('@electric-sql/pglite');
@@ -27,64 +28,88 @@ export function yieldToEventLoop(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
 
-function executorOf(db: PGliteQueryable): Executor {
+function queryOf(db: PGliteQueryable): EmbeddedSession['query'] {
+  return async <T>(text: string, params: readonly unknown[] = []) => {
+    await yieldToEventLoop();
+    const result = await db.query<T>(text, params as unknown[]);
+    return { rows: result.rows, affectedRows: result.affectedRows ?? 0 };
+  };
+}
+
+/** A PGlite on this thread as an embedded session (tests that open their own, or EMBEDDED_THREAD=in-process). */
+export function inProcessSession(db: PGlite): EmbeddedSession {
   return {
-    async query(statement: CompiledSql): Promise<QueryResult> {
+    query: queryOf(db),
+    async exec(text: string): Promise<void> {
       await yieldToEventLoop();
-      const result = await db.query<Record<string, unknown>>(statement.text, statement.params as unknown[]);
-      return { rows: result.rows, affectedRows: result.affectedRows ?? 0 };
+      await db.exec(text);
     },
+    transaction: (work) => db.transaction((tx) => work(queryOf(tx as unknown as PGliteQueryable))),
+    close: () => db.close(),
+  };
+}
+
+function executorOf(query: EmbeddedSession['query']): Executor {
+  return {
+    query: (statement: CompiledSql): Promise<QueryResult> => query(statement.text, statement.params),
   };
 }
 
 /**
- * A driver over a shared PGlite instance. PGlite is a single connection: queries queue,
- * and a transaction holds the connection until it ends. Closing is the owner's business.
+ * A driver over the one embedded session. PGlite is a single connection: queries queue, and a
+ * transaction holds the session until it ends. Closing is the owner's business.
  */
-export function createPGliteDriver(db: PGlite): Driver {
-  const executor = executorOf(db);
+function sessionDriver(session: () => Promise<EmbeddedSession>): Driver {
   return {
-    query: executor.query,
-    transaction<T>(work: (tx: Executor) => Promise<T>): Promise<T> {
-      return db.transaction((tx) => work(executorOf(tx as unknown as PGliteQueryable)));
-    },
+    query: async (statement) => (await session()).query(statement.text, statement.params),
+    transaction: async (work) => (await session()).transaction((query) => work(executorOf(query))),
     async ping(): Promise<void> {
-      await db.query('SELECT 1');
+      await (await session()).query('SELECT 1');
     },
-    async close(): Promise<void> {
-      // Shared with the control store, which closes it.
-    },
+    // Shared with the control store, which closes it.
+    close: async () => undefined,
   };
 }
+
+/** A driver over a PGlite its caller opened (and closes) on this thread. */
+export function createPGliteDriver(db: PGlite): Driver {
+  const session = inProcessSession(db);
+  return sessionDriver(async () => session);
+}
+
+/**
+ * Where the embedded database runs. 'worker': a worker thread (pglite-worker.ts), so opening it
+ * and its queries never hold the event loop; what `npm start` uses. 'in-process': this thread.
+ */
+export type EmbeddedThread = 'worker' | 'in-process';
 
 /**
  * The embedded database, opened on first use: PGlite costs about 700 MB of resident memory, which
  * a service with CONTROL_DATABASE_URL and no embedded workspace should not pay.
  */
 export class EmbeddedDatabase {
-  private opening: Promise<PGlite> | undefined;
+  private opening: Promise<EmbeddedSession> | undefined;
 
-  constructor(private readonly dataDir?: string) {}
+  constructor(
+    private readonly dataDir?: string,
+    private readonly thread: EmbeddedThread = 'worker',
+  ) {}
 
   get opened(): boolean {
     return this.opening !== undefined;
   }
 
-  open(): Promise<PGlite> {
-    this.opening ??= openPGlite(this.dataDir);
+  open(): Promise<EmbeddedSession> {
+    this.opening ??= this.thread === 'worker' ? openPGliteWorker(this.dataDir) : openPGlite(this.dataDir).then(inProcessSession);
     return this.opening;
   }
 
-  async query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<{ rows: T[] }> {
-    const db = await this.open();
-    await yieldToEventLoop();
-    return db.query<T>(text, params);
+  async query<T = Record<string, unknown>>(text: string, params?: readonly unknown[]): Promise<{ rows: T[] }> {
+    return (await this.open()).query<T>(text, params);
   }
 
   async exec(text: string): Promise<void> {
-    const db = await this.open();
-    await yieldToEventLoop();
-    await db.exec(text);
+    await (await this.open()).exec(text);
   }
 
   async close(): Promise<void> {
@@ -94,11 +119,5 @@ export class EmbeddedDatabase {
 
 /** A driver over the embedded database that opens it on first use. */
 export function createEmbeddedDriver(embedded: EmbeddedDatabase): Driver {
-  const driver = async (): Promise<Driver> => createPGliteDriver(await embedded.open());
-  return {
-    query: async (statement) => (await driver()).query(statement),
-    transaction: async (work) => (await driver()).transaction(work),
-    ping: async () => (await driver()).ping(),
-    close: async () => undefined,
-  };
+  return sessionDriver(() => embedded.open());
 }

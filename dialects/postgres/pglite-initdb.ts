@@ -2,8 +2,9 @@
  * A fresh embedded data folder is created (PGlite runs initdb) in a worker thread. initdb is one
  * synchronous WebAssembly call of 5–15 s that would otherwise hold the event loop for all of it,
  * so /healthz could not answer during the first start (issue 19 item 5). The worker creates the
- * folder, closes it and exits; the service then opens the folder on its own thread as on any
- * restart (that open is short and split between queries).
+ * folder, closes it and exits; the caller then opens the folder on its own thread. Only for PGlite
+ * opened in process (`openPGlite`): the service's own embedded database runs whole in a worker
+ * thread (pglite-worker.ts), initdb included.
  */
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';

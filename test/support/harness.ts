@@ -3,6 +3,7 @@
  * Tests talk HTTP to it and may inspect the workspace database directly.
  */
 import pino, { type Logger } from 'pino';
+import type { EmbeddedThread } from '../../dialects/postgres/index.ts';
 import type { ServiceSettings } from '../../server/shared/services.ts';
 import { startService, type RunningService } from '../../server/start.ts';
 import { type ProvisionedDatabase, type VendorTarget } from './vendors.ts';
@@ -65,10 +66,12 @@ export interface WorkspaceOptions {
   /** The service's logger (a test that reads the log passes one with its own destination). */
   logger?: Logger;
   settings?: Partial<ServiceSettings>;
+  /** Where the embedded PGlite runs; absent: the suite's default (vitest.config.ts). */
+  embeddedThread?: EmbeddedThread;
 }
 
 export async function startWorkspace(target: VendorTarget, options: WorkspaceOptions = {}): Promise<TestWorkspace> {
-  const service = await startService({ adminToken: ADMIN_TOKEN, logger: options.logger ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }), ...(options.settings ? { settings: options.settings } : {}), ...(target.dialects ? { dialects: target.dialects } : {}) });
+  const service = await startService({ adminToken: ADMIN_TOKEN, logger: options.logger ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }), ...(options.settings ? { settings: options.settings } : {}), ...(target.dialects ? { dialects: target.dialects } : {}), ...(options.embeddedThread ? { embeddedThread: options.embeddedThread } : {}) });
   const db = await target.provision(service, options.fixture ?? true);
   const org = options.org ?? 'acme';
   const ws = options.ws ?? 'shop';
