@@ -21,7 +21,7 @@ import { loadSigningKey } from '../plugins/auth/internal-oauth/signing-key.ts';
 import { hashSecret, randomToken } from '../plugins/auth/shared/secrets.ts';
 import { cacheObserver, importObserver } from '../plugins/metrics/observers.ts';
 import { createServiceMetrics, type ServiceMetrics } from '../plugins/metrics/registry.ts';
-import { createRequestLimiter, observedLimiter, type RateLimitOptions, type RequestLimiter } from '../plugins/rate-limit/limiter.ts';
+import type { RateLimitOptions, RequestLimiter } from '../plugins/rate-limit/limiter.ts';
 import { createApp } from './app.ts';
 import { saveAdminToken, seedDemo, type DemoCredentials } from './demo.ts';
 import { listenEarly, type EarlyServer } from './early-server.ts';
@@ -142,7 +142,7 @@ async function startBehind(early: EarlyServer, options: StartOptions, logger: Lo
   const workspaces = new WorkspaceCache(store, dialects, cacheObserver(metrics));
   const changes = controlUrl ? await listenForChanges(controlUrl, workspaces, logger) : undefined;
   changes?.subscribe(() => metrics.changeNotices.inc());
-  const rateLimiter = limiterFor(options.rateLimit, metrics, logger);
+  const rateLimiter = await limiterFor(options.rateLimit, metrics, logger);
   await rateLimiter?.ready();
   const admin = await adminTokenHash(store, options.adminToken);
   const url = early.url;
@@ -208,7 +208,9 @@ function embeddedThreadOf(options: StartOptions): EmbeddedThread {
   return options.embeddedThread ?? (process.env.WDAPI_EMBEDDED_THREAD === 'in-process' ? 'in-process' : 'worker');
 }
 
-function limiterFor(options: RateLimitOptions | undefined, metrics: ServiceMetrics, logger: Logger): RequestLimiter | undefined {
+/** The limiter and its libraries (rate-limiter-flexible, ioredis) load only when a limit is set. */
+async function limiterFor(options: RateLimitOptions | undefined, metrics: ServiceMetrics, logger: Logger): Promise<RequestLimiter | undefined> {
   if (!options) return undefined;
-  return observedLimiter(createRequestLimiter(options, logger), () => metrics.rateLimitRefusals.inc());
+  const { createRequestLimiter, observedLimiter } = await import('../plugins/rate-limit/limiter.ts');
+  return observedLimiter(await createRequestLimiter(options, logger), () => metrics.rateLimitRefusals.inc());
 }

@@ -3,7 +3,7 @@
  * Redis when REDIS_URL is set (shared by every instance) and in process memory otherwise.
  * A Redis outage never refuses or fails a request: the limiter answers "allowed" and logs it.
  */
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { LimitDecision } from './decision.ts';
@@ -27,7 +27,9 @@ const READY_WAIT_MS = 2000;
 /** How often an ongoing store outage is logged again. */
 const OUTAGE_LOG_EVERY_MS = 10_000;
 
-function redisClient(url: string, logger: Logger): Redis {
+/** ioredis loads only for a Redis store: a service without REDIS_URL never needs it. */
+async function redisClient(url: string, logger: Logger): Promise<Redis> {
+  const { Redis } = await import('ioredis');
   // No offline queue: while Redis is away a command fails at once instead of holding the request.
   const client = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, retryStrategy: (times) => Math.min(times * 200, 5000) });
   let lastLogged = 0;
@@ -58,10 +60,10 @@ function decisionOf(res: RateLimiterRes, limit: number, allowed: boolean): Limit
   return { allowed, limit, remaining: res.remainingPoints, resetMs: res.msBeforeNext };
 }
 
-export function createRequestLimiter(options: RateLimitOptions, logger: Logger): RequestLimiter {
+export async function createRequestLimiter(options: RateLimitOptions, logger: Logger): Promise<RequestLimiter> {
   const limit = options.perMinute;
   const keyPrefix = `${options.keyPrefix ?? DEFAULT_KEY_PREFIX}ratelimit`;
-  const client = options.redisUrl ? redisClient(options.redisUrl, logger) : undefined;
+  const client = options.redisUrl ? await redisClient(options.redisUrl, logger) : undefined;
   const store: RateLimiterAbstract = client
     ? new RateLimiterRedis({ storeClient: client, points: limit, duration: WINDOW_SECONDS, keyPrefix, rejectIfRedisNotReady: true })
     : new RateLimiterMemory({ points: limit, duration: WINDOW_SECONDS, keyPrefix });

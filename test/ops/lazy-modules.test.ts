@@ -72,7 +72,7 @@ describe.skipIf(servers.length === 0)('modules loaded by a service on a PostgreS
     await control?.drop();
   });
 
-  it('leave out PGlite', () => {
+  it('leave out PGlite, and the rate limiter when no limit is set', () => {
     const start = `const { default: pino } = await import('pino');
       const service = await startService({ logger: pino({ level: 'silent' }), adminToken: 'wda_lazy-modules-admin-token-0123456789', controlDatabaseUrl: ${JSON.stringify(control.url)}, port: 0, host: '127.0.0.1' });
       const answer = await fetch(service.url + '/readyz');
@@ -81,5 +81,7 @@ describe.skipIf(servers.length === 0)('modules loaded by a service on a PostgreS
     const loaded = modulesLoadedByStart(start);
     expect(loaded.some((m) => m.includes('/node_modules/pg/'))).toBe(true);
     expect(loaded.filter((m) => m.includes('/@electric-sql/pglite/'))).toEqual([]);
+    // No RATE_LIMIT_PER_MINUTE: neither the limiter library nor the Redis client.
+    expect(loaded.filter((m) => /\/node_modules\/(ioredis|rate-limiter-flexible)\//.test(m))).toEqual([]);
   });
 });
