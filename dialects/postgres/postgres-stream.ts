@@ -13,8 +13,8 @@ import type { RowBatches } from '../dialect.ts';
 
 type Row = Record<string, unknown>;
 
-/** Batches the consumer may have waiting before the socket is paused. */
-const BATCHES_AHEAD = 2;
+/** Batches the consumer may have waiting before the socket is paused (the socket buffers keep the server busy meanwhile). */
+const BATCHES_AHEAD = 1;
 
 /** pg keeps its socket on `connection.stream` (pg-copy-streams pauses the same one). */
 function socketOf(client: pg.PoolClient): Socket {

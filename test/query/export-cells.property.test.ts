@@ -1,11 +1,11 @@
 /**
- * The export cuts a timestamp read as the database's text to its wire form without a Date
+ * Cells of the CSV export (core/query/export-cells.ts). The export cuts a timestamp read as the database's text to its wire form without a Date
  * (core/query/export-cells.ts wireTimestampOfText): for every plain UTC text it must equal what
  * parsing that text as a Date and printing it gives, and anything else must be left to the Date path.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { wireTimestampOfText } from '../../core/query/export-cells.ts';
+import { rowCells, wireTimestampOfText } from '../../core/query/export-cells.ts';
 
 const pad = (n: number, width: number): string => String(n).padStart(width, '0');
 
@@ -41,5 +41,32 @@ describe('wireTimestampOfText', () => {
       expect(wireTimestampOfText(text), text).toBeNull();
     }
     expect(wireTimestampOfText('2024-02-29 23:59:59.9999+00')).toBe('2024-02-29T23:59:59.999Z');
+  });
+});
+
+/** DECIMAL text as a database prints it, written plainly: no sign for zero, no leading or trailing zeros. */
+function plainly(text: string): string {
+  const negative = text.startsWith('-');
+  const [whole = '', fraction = ''] = text.replace(/^[+-]/, '').split('.');
+  const digits = `${whole.replace(/^0+/, '') || '0'}${fraction.replace(/0+$/, '') ? `.${fraction.replace(/0+$/, '')}` : ''}`;
+  return negative && digits !== '0' ? `-${digits}` : digits;
+}
+
+describe('DECIMAL cells', () => {
+  const cells = rowCells([{ alias: 'c0', path: [], key: 'amount', type: 'decimal' }], false);
+  it('write the database digits plainly', () => {
+    const decimal = fc
+      .tuple(fc.constantFrom('', '-', '+'), fc.stringMatching(/^\d{1,20}$/), fc.option(fc.stringMatching(/^\d{0,12}$/)))
+      .map(([sign, whole, fraction]) => `${sign}${whole}${fraction === null ? '' : `.${fraction}`}`);
+    fc.assert(
+      fc.property(decimal, (text) => {
+        expect(cells({ c0: text })).toEqual([plainly(text)]);
+      }),
+      { numRuns: 3000 },
+    );
+    expect(cells({ c0: '123.45' })).toEqual(['123.45']);
+    expect(cells({ c0: '100' })).toEqual(['100']);
+    expect(cells({ c0: '-0.00' })).toEqual(['0']);
+    expect(cells({ c0: '1e5' })).toEqual(['100000']);
   });
 });
