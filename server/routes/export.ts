@@ -74,14 +74,18 @@ async function* chunked(texts: AsyncIterable<string>): AsyncGenerator<string> {
   if (parts.length > 0) yield parts.join('');
 }
 
-async function* csvTexts(exported: RecordExport<Cell[]>, header: readonly string[], first: Cell[][]): AsyncGenerator<string> {
-  yield stringify([header], CSV_OPTIONS);
-  if (first.length > 0) yield stringify(first, CSV_OPTIONS);
-  for await (const batch of exported.batches) yield stringify(batch, CSV_OPTIONS);
+/**
+ * The header and the first batch at once, so the status and the first bytes leave without
+ * waiting for a chunk to fill (a later error then resets a connection the client saw open);
+ * every later batch through `chunked`.
+ */
+async function* csvLines(exported: RecordExport<Cell[]>, header: readonly string[], first: Cell[][]): AsyncGenerator<string> {
+  yield `${stringify([header], CSV_OPTIONS)}${first.length > 0 ? stringify(first, CSV_OPTIONS) : ''}`;
+  yield* chunked(batchTexts(exported.batches));
 }
 
-function csvLines(exported: RecordExport<Cell[]>, header: readonly string[], first: Cell[][]): AsyncGenerator<string> {
-  return chunked(csvTexts(exported, header, first));
+async function* batchTexts(batches: AsyncIterable<Cell[][]>): AsyncGenerator<string> {
+  for await (const batch of batches) yield stringify(batch, CSV_OPTIONS);
 }
 
 function errorEvent(error: unknown): string {
