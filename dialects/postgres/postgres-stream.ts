@@ -89,8 +89,9 @@ export async function* streamedRows(pool: pg.Pool, types: pg.CustomTypesConfig, 
       } else await queue.wait();
     }
   } finally {
-    if (!queue.ended) socket.destroy();
-    client.off('error', ignore);
+    if (queue.ended) client.off('error', ignore);
+    // The destroyed connection reports its end later: the listener stays on the discarded client.
+    else socket.destroy();
     client.release(!queue.ended);
   }
 }
