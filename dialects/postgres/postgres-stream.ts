@@ -39,7 +39,9 @@ class RowQueue {
     this.wake();
   }
 
+  /** The first end counts: a later 'error' (the connection destroyed after the rows) changes nothing. */
   end(failure: unknown): void {
+    if (this.ended) return;
     if (this.filling.length > 0 && failure === null) this.ready.push(this.filling);
     this.filling = [];
     this.failure = failure;
