@@ -45,11 +45,11 @@ function usageMeter() {
       cpuBase = process.cpuUsage();
     },
     read(): ServiceUsage {
-      const rss = process.memoryUsage().rss;
+      const { rss, heapUsed, external } = process.memoryUsage();
       sampledPeak = Math.max(sampledPeak, rss);
       const cpu = process.cpuUsage(cpuBase);
       const kernel = kernelPeak ? highWaterMark() : null;
-      return { baseRss: base, peakRss: Math.max(sampledPeak, kernel ?? 0), sampledPeakRss: sampledPeak, kernelPeakRss: kernel, cpuMicros: cpu.user + cpu.system };
+      return { baseRss: base, rss, heapUsed, external, peakRss: Math.max(sampledPeak, kernel ?? 0), sampledPeakRss: sampledPeak, kernelPeakRss: kernel, cpuMicros: cpu.user + cpu.system };
     },
   };
 }

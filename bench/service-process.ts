@@ -5,6 +5,10 @@ import { fileURLToPath } from 'node:url';
 export interface ServiceUsage {
   /** RSS when the measurement began (after a GC when the child has --expose-gc). */
   readonly baseRss: number;
+  /** RSS at the time of the reading; V8's heap in use and Buffers outside it, for the breakdown. */
+  readonly rss: number;
+  readonly heapUsed: number;
+  readonly external: number;
   /** The larger of the sampled peak and the kernel's peak. */
   readonly peakRss: number;
   readonly sampledPeakRss: number;

@@ -5,6 +5,7 @@
 import { ApiError, badRequest } from '../errors.ts';
 import { camelCase } from '../schema/names.ts';
 import { PayloadReader } from '../payload.ts';
+import { compactPositions, moveColumn } from './column-order.ts';
 import { validateComputedFormula } from './computed.ts';
 import { createPhysicalColumn, dropPhysicalColumn } from './physical-columns.ts';
 import type { WorkspaceCache } from '../workspace/cache.ts';
@@ -65,8 +66,10 @@ export async function createColumn(cache: WorkspaceCache, runtime: WorkspaceRunt
 }
 
 export async function updateColumn(cache: WorkspaceCache, runtime: WorkspaceRuntime, view: ViewRecord, column: ColumnRecord, body: unknown): Promise<ColumnRecord> {
-  const reader = new PayloadReader(body, ['displayName', 'formula', 'widgetType', 'fieldName', 'members']);
+  const reader = new PayloadReader(body, ['displayName', 'formula', 'widgetType', 'fieldName', 'members', 'position']);
   const changes: Partial<ColumnRecord> = {};
+  const lastPosition = (runtime.columnsByView.get(view.uuid)?.length ?? 1) - 1;
+  const position = reader.integer('position', 0, lastPosition);
   const displayName = reader.string('displayName');
   const widgetType = reader.string('widgetType');
   const fieldName = reader.string('fieldName');
@@ -89,14 +92,20 @@ export async function updateColumn(cache: WorkspaceCache, runtime: WorkspaceRunt
     changes.formula = await validateComputedFormula(runtime, view, changes.fieldName ?? column.fieldName, formula);
     changes.broken = null;
   }
-  await cache.change(view.workspaceId, (tx) => tx.updateColumn(column.uuid, changes));
-  return { ...column, ...changes };
+  await cache.change(view.workspaceId, async (tx) => {
+    if (Object.keys(changes).length > 0) await tx.updateColumn(column.uuid, changes);
+    if (position !== undefined) await moveColumn(tx, view.uuid, column.uuid, position);
+  });
+  return { ...column, ...changes, ...(position !== undefined ? { position } : {}) };
 }
 
 export async function deleteColumn(cache: WorkspaceCache, runtime: WorkspaceRuntime, view: ViewRecord, column: ColumnRecord): Promise<void> {
   if (column.kind === 'FIELD' || column.kind === 'RELATIONSHIP') {
-    await dropPhysicalColumn(cache, runtime, view, column);
+    await dropPhysicalColumn(cache, runtime, view, column); // its sync closes the gap
     return;
   }
-  await cache.change(view.workspaceId, (tx) => tx.deleteColumn(column.uuid));
+  await cache.change(view.workspaceId, async (tx) => {
+    await tx.deleteColumn(column.uuid);
+    await compactPositions(tx, view.uuid);
+  });
 }

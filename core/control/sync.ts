@@ -11,6 +11,7 @@ import { brokenReason } from '../query/computed-field.ts';
 import type { WorkspaceCache } from '../workspace/cache.ts';
 import type { ControlStore } from '../workspace/store.ts';
 import type { ColumnRecord, ViewRecord, WorkspaceRecord } from '../workspace/types.ts';
+import { compactPositions } from './column-order.ts';
 
 export interface BrokenColumn {
   uuid: string;
@@ -47,9 +48,9 @@ async function ensureDefaultView(store: ControlStore, workspace: WorkspaceRecord
 async function reconcileFieldColumns(store: ControlStore, view: ViewRecord, entity: Entity): Promise<void> {
   const columns = await store.listColumns(view.uuid);
   const physical = columns.filter((c) => c.kind === 'FIELD' || c.kind === 'RELATIONSHIP');
-  for (const column of physical) {
-    if (!entity.fieldsByName.has(column.fieldName)) await store.deleteColumn(column.uuid);
-  }
+  const gone = physical.filter((column) => !entity.fieldsByName.has(column.fieldName));
+  for (const column of gone) await store.deleteColumn(column.uuid);
+  if (gone.length > 0) await compactPositions(store, view.uuid);
   const present = new Set(physical.map((c) => c.fieldName));
   for (const field of entity.fields) {
     if (present.has(field.name)) continue;

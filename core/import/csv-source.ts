@@ -32,6 +32,26 @@ function markEmptyQuoted(value: unknown, context: { quoting: boolean }): unknown
   return context.quoting && (value as Uint8Array).length === 0 ? EMPTY_QUOTED : value;
 }
 
+/** The part of csv-parse 7's internal parser state that `leanCast` reads and replaces. */
+interface ParserInternals {
+  api?: { __cast?: unknown; state?: { wasQuoting?: unknown } };
+}
+
+/**
+ * csv-parse hands `cast` a context built from three object spreads per field (`__infoField`):
+ * about 40% of an import's CPU and much of its garbage (profile in docs/decisions.md), where
+ * `markEmptyQuoted` needs one flag. Where the parser has the internals of the pinned version,
+ * its cast step reads that flag directly (true); otherwise the documented, slower path stays. Errors
+ * keep their full context either way: csv-parse builds it in its own error paths.
+ */
+export function leanCast(parser: Parser): boolean {
+  const api = (parser as unknown as ParserInternals).api;
+  if (typeof api?.__cast !== 'function' || typeof api.state?.wasQuoting !== 'boolean') return false;
+  const state = api.state;
+  api.__cast = (field: Uint8Array) => [undefined, state.wasQuoting === true && field.length === 0 ? EMPTY_QUOTED : field];
+  return true;
+}
+
 export interface CsvRecord {
   /** The record's text; with a `problem`, made storable (invalid bytes and NUL as U+FFFD). */
   readonly fields: string[];
@@ -231,6 +251,7 @@ export async function openCsv(body: AsyncIterable<Buffer>, options: CsvSourceOpt
     max_record_size: MAX_RECORD_BYTES,
     cast: markEmptyQuoted,
   });
+  leanCast(parser);
   parser.on('error', () => undefined);
   void feed(parser, iterator, head, sniffed.size, sniffed.ended, limit);
   return { delimiter, records: records(parser) };

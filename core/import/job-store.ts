@@ -57,6 +57,15 @@ export interface JobRecord extends JobCounts {
   readonly owner: string | null;
 }
 
+/** A job as the workspace's job list shows it. */
+export interface ListedJob extends JobRecord {
+  readonly entity: string | null;
+  readonly viewName: string | null;
+  readonly createdAt: string;
+  readonly finishedAt: string | null;
+  readonly error: { readonly code: string; readonly message: string } | null;
+}
+
 export interface BatchRecord {
   readonly batch: number;
   readonly fromRow: number;
@@ -154,6 +163,33 @@ export class ImportJobStore {
     if (!isUuid(id)) return undefined;
     const row = (await this.rows(sql`SELECT *, ${EFFECTIVE_STATE} AS effective_state FROM ${t('import_jobs')} WHERE id = ${id}`))[0];
     return row ? this.withLiveness(toJob(row)) : undefined;
+  }
+
+  /**
+   * A workspace's jobs, newest first, with the view each was imported into (absent when the view is
+   * gone). `createdBy` narrows to one user's jobs; `states` matches the state after the liveness
+   * check, so a RUNNING job of a dead process is found as INTERRUPTED.
+   */
+  async listJobs(workspaceId: string, filter: { createdBy?: string; states?: readonly JobState[]; limit: number }): Promise<ListedJob[]> {
+    // EFFECTIVE_STATE names state and heartbeat_at unqualified: the joined views table has neither.
+    const conditions = [sql`j.workspace_id = ${workspaceId}`];
+    if (filter.createdBy !== undefined) conditions.push(sql`j.created_by = ${filter.createdBy}`);
+    // A RUNNING row may turn out INTERRUPTED below: it is read whenever INTERRUPTED is asked for.
+    const states = filter.states?.includes('INTERRUPTED') ? [...filter.states, 'RUNNING'] : filter.states;
+    if (states !== undefined) conditions.push(sql`(${EFFECTIVE_STATE}) IN (${join(states.map((state) => sql`${state}`))})`);
+    const rows = await this.rows(sql`SELECT j.*, ${EFFECTIVE_STATE} AS effective_state,
+        v.entity AS view_entity, v.name AS view_name
+      FROM ${t('import_jobs')} j LEFT JOIN ${t('views')} v ON v.uuid = j.view_uuid
+      WHERE ${join(conditions, ' AND ')} ORDER BY j.created_at DESC, j.id LIMIT ${filter.limit}`);
+    const listed = await Promise.all(rows.map(async (row) => ({
+      ...(await this.withLiveness(toJob(row))),
+      entity: typeof row.view_entity === 'string' ? row.view_entity : null,
+      viewName: typeof row.view_name === 'string' ? row.view_name : null,
+      createdAt: new Date(row.created_at as string).toISOString(),
+      finishedAt: row.finished_at === null || row.finished_at === undefined ? null : new Date(row.finished_at as string).toISOString(),
+      error: (row.error as { code: string; message: string } | null) ?? null,
+    })));
+    return filter.states === undefined ? listed : listed.filter((job) => filter.states?.includes(job.state));
   }
 
   /**

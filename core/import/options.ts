@@ -46,13 +46,28 @@ function readDelimiter(text: string | undefined): string | undefined {
   return delimiter;
 }
 
+/**
+ * An HTTP header carries Latin-1 at most (browsers refuse anything else; Node reads the bytes as
+ * Latin-1), so a column named "名前" travels percent-encoded: a value starting with `%` is UTF-8 JSON
+ * after `decodeURIComponent` (`%7B…` for `{…}`). JSON starts with `{`, so plain values read as before.
+ */
+function decodeMappingHeader(text: string): string {
+  if (!text.trimStart().startsWith('%')) return text;
+  try {
+    return decodeURIComponent(text.trim());
+  } catch {
+    throw badRequest('X-Import-Mapping starts with % but is not valid percent-encoded UTF-8 (send encodeURIComponent(JSON.stringify(mapping)))');
+  }
+}
+
 function readHeaderMapping(text: string | undefined): MappingInput | undefined {
   if (text === undefined) return undefined;
   let parsed: unknown;
   try {
-    parsed = JSON.parse(text);
-  } catch {
-    throw badRequest('X-Import-Mapping must be JSON {csvColumn: fieldName}');
+    parsed = JSON.parse(decodeMappingHeader(text));
+  } catch (error) {
+    if (error instanceof SyntaxError) throw badRequest('X-Import-Mapping must be JSON {csvColumn: fieldName}, plain or percent-encoded');
+    throw error;
   }
   return readMappingInput(parsed, 'X-Import-Mapping');
 }

@@ -274,6 +274,11 @@ export class ControlStore {
     return row ? toView(row) : undefined;
   }
 
+  /** Row lock on a view for the rest of the transaction: column moves of one view run one after another. */
+  async lockView(uuid: string): Promise<void> {
+    await this.rows(sql`SELECT uuid FROM ${t('views')} WHERE uuid = ${uuid} FOR UPDATE`);
+  }
+
   async findViewBySlug(slug: string): Promise<ViewRecord | undefined> {
     const row = await this.one(sql`SELECT * FROM ${t('views')} WHERE slug = ${slug}`);
     return row ? toView(row) : undefined;

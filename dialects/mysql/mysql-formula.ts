@@ -178,8 +178,11 @@ const ignoringNulls = (name: string): FunctionEmitter => (args, argTypes) => {
   // MySQL's GREATEST/LEAST need two arguments; of one, the value is that argument.
   if (args.length === 1 && args[0]) return args[0];
   const filled = args.map((arg, i) => sql`COALESCE(${join([arg, ...args.filter((_, j) => j !== i)])})`);
-  if (argTypes.every((t) => t !== 'text')) return sql`${raw(name)}(${join(filled)})`;
-  return text(sql`${raw(name)}(${join(filled.map(bytes))})`);
+  // Of equal arguments the first wins (0 before -0), as in PostgreSQL and the evaluator: MariaDB's
+  // LEAST keeps the first, its GREATEST the last, so GREATEST gets its arguments reversed.
+  const ordered = name === 'GREATEST' ? filled.reverse() : filled;
+  if (argTypes.every((t) => t !== 'text')) return sql`${raw(name)}(${join(ordered)})`;
+  return text(sql`${raw(name)}(${join(ordered.map(bytes))})`);
 };
 
 /** REPLACE is NULL when any argument is (MariaDB's REPLACE(s, '', NULL) gives s). */

@@ -8,10 +8,14 @@ import { MAX_WHERE_DEPTH, MAX_WHERE_LENGTH } from '../../core/query/where.ts';
 import type { Entity } from '../../core/schema/model.ts';
 import { pascalCase } from '../../core/schema/names.ts';
 import { computedSchema, errorSchemas, fieldSchema, type JsonSchema } from './openapi-types.ts';
+import { adminPaths, adminSchemas } from './openapi-admin.ts';
 import { aggregateSchemas, entityAggregatePath, viewAggregatePath } from './openapi-aggregate.ts';
 
 export interface OpenApiSource {
   readonly title: string;
+  /** The workspace's org and slug, for the admin paths (openapi-admin.ts). */
+  readonly org: string;
+  readonly ws: string;
   readonly serverUrl: string;
   readonly basePath: string;
   readonly tokenUrl: string;
@@ -150,8 +154,8 @@ function inputSchemaRefPartial(name: string): JsonSchema {
 }
 
 export function buildOpenApi(source: OpenApiSource): JsonSchema {
-  const schemas: Record<string, JsonSchema> = { ...errorSchemas(), ...aggregateSchemas() };
-  let paths: Record<string, JsonSchema> = viewAggregatePath();
+  const schemas: Record<string, JsonSchema> = { ...errorSchemas(), ...aggregateSchemas(), ...adminSchemas() };
+  let paths: Record<string, JsonSchema> = { ...viewAggregatePath(), ...adminPaths(source.org, source.ws) };
   for (const view of source.views) {
     const name = pascalCase(view.entity.name);
     const input = inputSchema(view);

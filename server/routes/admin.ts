@@ -3,7 +3,7 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import { applyEntityOptions } from '../../core/control/entity-options.ts';
 import { readIdentityProvider } from '../../core/control/identity-provider.ts';
-import { readMigrationFlag } from '../../core/control/migration-flag.ts';
+import { migrationFlagBody, readMigrationFlag } from '../../core/control/migration-flag.ts';
 import type { WorkspaceRuntime } from '../../core/workspace/runtime.ts';
 import { syncById } from '../../core/control/workspaces.ts';
 import { createView } from '../../core/control/views.ts';
@@ -47,6 +47,13 @@ export function adminRoutes(services: Services): Router {
     const options = applyEntityOptions(runtime.entityRecord(entity.name).options, ctx.request.body, entity, runtime.model);
     await workspaces.change(runtime.workspace.id, (tx) => tx.saveEntityOptions(runtime.workspace.id, entity.name, options));
     ctx.body = { data: { name: entity.name, table: entity.table, ...options } };
+  });
+
+  // The flag as this instance applies it (changes reach every instance within a second, DESIGN §12).
+  router.get(`${ws}/entities/:entity/migration`, async (ctx) => {
+    const runtime = await ownedWorkspace(ctx, services);
+    const entity = runtime.entity(param(ctx, 'entity'));
+    ctx.body = { data: migrationFlagBody(entity.name, runtime.entityRecord(entity.name).migration) };
   });
 
   router.put(`${ws}/entities/:entity/migration`, body, async (ctx) => {

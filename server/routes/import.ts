@@ -1,7 +1,7 @@
 /**
  * CSV import (DESIGN §9, §12): `POST /api/data/import/{viewUuid}` streams the raw file and answers
- * NDJSON events; `/api/imports/{jobId}` (+ `/report`, `/rejections.csv`, `/resume`) show and
- * continue a job; `/api/views/{viewUuid}/import-mappings` keeps saved mappings.
+ * NDJSON events; `/api/imports?org=…&ws=…` lists a workspace's jobs; `/api/imports/{jobId}` (+
+ * `/report`, `/rejections.csv`, `/resume`) show and continue a job; `/api/views/{viewUuid}/import-mappings` keeps saved mappings.
  */
 import { PassThrough, Readable } from 'node:stream';
 import Router from '@koa/router';
@@ -13,9 +13,11 @@ import {
   ImportJobStore,
   checkDeletable,
   jobBody,
+  jobListItem,
   optionsOfJob,
   prepareImport,
   readImportOptions,
+  readJobListQuery,
   readNewMapping,
   rejectionsCsv,
   reportBody,
@@ -30,7 +32,7 @@ import {
 import { isOwnerCredential, mayAccessOwnResource } from '../../plugins/auth/authorize.ts';
 import { jsonBody } from '../middleware/json-body.ts';
 import type { Services } from '../shared/services.ts';
-import { dataAccessById, requireBearer, type DataAccess } from './context.ts';
+import { dataAccess, dataAccessById, requireBearer, type DataAccess } from './context.ts';
 import { param } from './params.ts';
 
 const MEDIA_TYPES = ['text/csv', 'text/tab-separated-values', 'text/plain'];
@@ -114,6 +116,15 @@ export function importRoutes(services: Services): Router {
     if (!mayAccessOwnResource(access.principal, job.createdBy)) throw notFound(`import job '${job.jobId}' does not exist`);
     return { job, access, view };
   }
+
+  router.get('/api/imports', async (ctx) => {
+    requireBearer(ctx);
+    const query = readJobListQuery(ctx.query);
+    const access = await dataAccess(ctx, services, query.org, query.ws, false);
+    const mine = isOwnerCredential(access.principal) ? {} : { createdBy: access.principal.subject };
+    const listed = await jobs.listJobs(access.runtime.workspace.id, { ...mine, ...(query.states ? { states: query.states } : {}), limit: query.size });
+    ctx.body = { data: listed.map(jobListItem), meta: { totalElements: listed.length, size: query.size } };
+  });
 
   router.get('/api/imports/:jobId', async (ctx) => {
     const { job } = await jobFor(ctx, false);

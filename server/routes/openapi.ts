@@ -15,6 +15,8 @@ export function openApiRoutes(services: Services): Router {
     const base = services.issuer.issuer().replace(/\/+$/, '');
     ctx.body = buildOpenApi({
       title: `${org}/${ws} Workspace Data API`,
+      org,
+      ws,
       serverUrl: base,
       basePath: `/api/v1/${org}/${ws}`,
       tokenUrl: `${base}/oauth/token`,

@@ -4,7 +4,7 @@
  * Chromium fails the suite; elsewhere the suite is skipped and says why.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AxeBuilder } from '@axe-core/playwright';
@@ -36,13 +36,41 @@ function newestSource(dir: string): number {
   return newest;
 }
 
-/** `npm install` builds the app; a test run after a source change rebuilds it first. */
+const INDEX = join(UI, 'dist', 'index.html');
+const BUILD_LOCK = join(UI, '.build-lock');
+const isFresh = (): boolean => existsSync(INDEX) && statSync(INDEX).mtimeMs >= newestSource(UI);
+
+/**
+ * One build at a time across the suites' worker processes: a build empties dist/ first, so a second
+ * one started beside it removed the assets a first suite's page was loading. The lock is a
+ * directory (mkdir is atomic); one older than five minutes is left over from a killed run.
+ */
+function withBuildLock(work: () => void): void {
+  for (;;) {
+    try {
+      mkdirSync(BUILD_LOCK);
+      break;
+    } catch {
+      if (existsSync(BUILD_LOCK) && Date.now() - statSync(BUILD_LOCK).mtimeMs > 300_000) rmSync(BUILD_LOCK, { recursive: true, force: true });
+      else Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 200);
+    }
+  }
+  try {
+    work();
+  } finally {
+    rmSync(BUILD_LOCK, { recursive: true, force: true });
+  }
+}
+
+/** `npm install` builds the app; a test run after a source change rebuilds it first (once). */
 export function ensureBuilt(): void {
-  const index = join(UI, 'dist', 'index.html');
-  if (existsSync(index) && statSync(index).mtimeMs >= newestSource(UI)) return;
-  const started = performance.now();
-  execFileSync(process.execPath, [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', join(UI, 'vite.config.ts')], { cwd: ROOT, stdio: 'inherit' });
-  console.log(`admin app built in ${Math.round(performance.now() - started)} ms`);
+  if (isFresh()) return;
+  withBuildLock(() => {
+    if (isFresh()) return; // another suite built it while this one waited
+    const started = performance.now();
+    execFileSync(process.execPath, [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', join(UI, 'vite.config.ts')], { cwd: ROOT, stdio: 'inherit' });
+    console.log(`admin app built in ${Math.round(performance.now() - started)} ms`);
+  });
 }
 
 export async function launch(): Promise<Browser> {

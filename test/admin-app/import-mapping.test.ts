@@ -1,6 +1,6 @@
 /** The import wizard's mapping preview (plugins/admin-app/ui/src/lib/import-mapping.ts), without a browser. */
 import { describe, expect, it } from 'vitest';
-import { autoMapping, importableColumns } from '../../plugins/admin-app/ui/src/lib/import-mapping.ts';
+import { autoMapping, importableColumns, mappingHeader } from '../../plugins/admin-app/ui/src/lib/import-mapping.ts';
 
 const field = (name: string, column: string, extra: Partial<{ primaryKey: boolean; autoIncrement: boolean; autoTimestamp: string | null; generated: boolean }> = {}) => ({
   name,
@@ -38,5 +38,15 @@ describe('import mapping preview', () => {
     const importable = importableColumns(COLUMNS, FIELDS, 'INSERT');
     expect(autoMapping(['FULL NAME', 'region_id', 'fullName', 'colour'], importable)).toEqual({ 'FULL NAME': 'fullName', region_id: 'regionId', fullName: null, colour: null });
     expect(autoMapping([' regionId ', 'createdAt'], importable)).toEqual({ ' regionId ': 'regionId', createdAt: null });
+  });
+});
+
+describe('the X-Import-Mapping value', () => {
+  it('is percent-encoded JSON: ASCII only, starting with %7B, and decodes to the mapping', () => {
+    const mapping = { 名前: 'name', 'Größe €': 'email', skipped: null };
+    const header = mappingHeader(mapping);
+    expect(header.startsWith('%7B')).toBe(true);
+    expect(/^[\x21-\x7e]*$/.test(header)).toBe(true);
+    expect(JSON.parse(decodeURIComponent(header))).toEqual(mapping);
   });
 });

@@ -57,6 +57,13 @@ export const traps: readonly (readonly [string, string, FormulaValue, FormulaVal
   ['GREATEST/LEAST', "LEAST(note, 'Hello World')", 'Hello World', 'Hello World'],
   ['GREATEST/LEAST', "GREATEST(customer.name, 'Zoe 😀')", 'Zoë 😀', 'Zoe 😀'],
   ['GREATEST/LEAST', "GREATEST('😀x', '\uE000')", '😀x', '😀x'],
+  // A tie between 0 and -0 keeps the first argument (PostgreSQL's rule); MariaDB picked -0.
+  ['GREATEST/LEAST', "CONCAT(GREATEST(LENGTH(''), -0) - MOD(0 + 0, 0.1))", '0', '0'],
+  ['GREATEST/LEAST', 'CONCAT(GREATEST(0, -0))', '0', '0'],
+  ['GREATEST/LEAST', 'CONCAT(GREATEST(-0, 0))', '-0', '-0'],
+  ['GREATEST/LEAST', 'CONCAT(LEAST(0, -0))', '0', '0'],
+  ['GREATEST/LEAST', 'CONCAT(LEAST(-0, 0))', '-0', '-0'],
+  ['GREATEST/LEAST', 'CONCAT(GREATEST(qty - 3, -0))', '0', '-0'],
   // ROUND is half away from zero, also for negative values and negative digits.
   ['ROUND', 'ROUND(0.5)', 1, 1],
   ['ROUND', 'ROUND(1.5)', 2, 2],

@@ -200,3 +200,26 @@ export class EventReader {
     return new Promise((resolve) => this.waiters.push({ test, resolve }));
   }
 }
+
+/**
+ * An import whose client goes away: `committed` (whole batches, header first) is sent, then `partial`,
+ * and the request is aborted after the first progress event. Answers the job id once the job has
+ * left RUNNING (INTERRUPTED, with the batches of `committed` kept).
+ */
+export async function interruptedImport(ws: TestWorkspace, viewUuid: string, committed: string, partial: string, token = ws.apiKey): Promise<string> {
+  const controller = new AbortController();
+  const response = await fetch(`${ws.url}/api/data/import/${viewUuid}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'text/csv' },
+    body: gatedStream([committed, partial]),
+    duplex: 'half',
+    signal: controller.signal,
+  } as RequestInit);
+  expect(response.status).toBe(200);
+  const reader = new EventReader(response);
+  const started = await reader.waitFor((e) => e.event === 'started');
+  await reader.waitFor((e) => e.event === 'progress');
+  controller.abort();
+  await expect.poll(async () => (await jobOf(ws, started.jobId)).state, { timeout: 20_000 }).not.toBe('RUNNING');
+  return started.jobId;
+}

@@ -8,16 +8,19 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createControlDatabase, type ControlDatabase } from '../support/control-database.ts';
+import { postgresTarget, vendorsToRun } from '../support/vendors.ts';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 
 /**
+ * `start` runs in the child after server/start.ts is imported, with `startService` in scope.
  * ESM files: a resolve hook appends each URL to a file, synchronously, before the import that
  * asked for it goes on, so the list is complete when `import()` settles. CommonJS files show in
  * require.cache.
  */
-function modulesLoadedByStart(): string[] {
+function modulesLoadedByStart(start = ''): string[] {
   const dir = mkdtempSync(join(tmpdir(), 'wdapi-modules-'));
   const list = join(dir, 'resolved.txt');
   const hook = `import { appendFileSync } from 'node:fs';
@@ -31,7 +34,8 @@ function modulesLoadedByStart(): string[] {
   const script = `
     import { createRequire, register } from 'node:module';
     register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(hook)}), { parentURL: import.meta.url, data: { file: ${JSON.stringify(list)} } });
-    await import('./server/start.ts');
+    const { startService } = await import('./server/start.ts');
+    ${start}
     process.stdout.write(JSON.stringify(Object.keys(createRequire(import.meta.url).cache)));
   `;
   try {
@@ -49,5 +53,33 @@ describe('modules loaded at start', () => {
     expect(loaded.some((m) => m.includes('/chevrotain/lib/chevrotain.mjs'))).toBe(true);
     const unwanted = loaded.filter((m) => /\/node_modules\/(mysql2|mssql|tedious|lodash-es)\//.test(m) || m.includes('/chevrotain/lib/src/'));
     expect(unwanted).toEqual([]);
+  });
+});
+
+const servers = await vendorsToRun([postgresTarget]);
+
+/**
+ * Issue 19 item 4: a service whose control store is on PostgreSQL has no embedded workspace to
+ * serve, so the embedded PGlite (issue 19 measured 825 MB RSS at idle with it loaded)
+ * must not even load. The child really starts and stops the service.
+ */
+describe.skipIf(servers.length === 0)('modules loaded by a service on a PostgreSQL control store', () => {
+  let control: ControlDatabase;
+  beforeAll(async () => {
+    control = await createControlDatabase('wdapi_lazy');
+  });
+  afterAll(async () => {
+    await control?.drop();
+  });
+
+  it('leave out PGlite', () => {
+    const start = `const { default: pino } = await import('pino');
+      const service = await startService({ logger: pino({ level: 'silent' }), adminToken: 'wda_lazy-modules-admin-token-0123456789', controlDatabaseUrl: ${JSON.stringify(control.url)}, port: 0, host: '127.0.0.1' });
+      const answer = await fetch(service.url + '/readyz');
+      if (answer.status !== 200) throw new Error('not ready: ' + answer.status);
+      await service.close();`;
+    const loaded = modulesLoadedByStart(start);
+    expect(loaded.some((m) => m.includes('/node_modules/pg/'))).toBe(true);
+    expect(loaded.filter((m) => m.includes('/@electric-sql/pglite/'))).toEqual([]);
   });
 });

@@ -70,6 +70,19 @@ describe('OpenAPI document of a workspace', () => {
     expect(doc.components.schemas.Meta.properties.expandSizes.type).toBe('object');
   });
 
+  it('documents what the admin application relies on: column position, the migration flag read, the job list, the encoded mapping header', () => {
+    const patch = doc.paths['/api/columns/item/{uuid}'].patch;
+    expect(patch.requestBody.content['application/json'].schema.properties.position).toMatchObject({ type: 'integer', minimum: 0 });
+    expect(doc.components.schemas.Column.required).toContain('position');
+    expect(doc.paths['/api/admin/v1/orgs/acme/workspaces/shop/entities/{entity}/migration'].get.responses[200].content['application/json'].schema.properties.data).toEqual({ $ref: '#/components/schemas/MigrationFlag' });
+    const jobs = doc.paths['/api/imports'].get;
+    expect(jobs.parameters.map((p: { name: string }) => p.name)).toEqual(['org', 'ws', 'state', 'size']);
+    expect(doc.components.schemas.ImportJobListItem.properties.state.enum).toEqual(['RUNNING', 'DONE', 'FAILED', 'INTERRUPTED']);
+    const mapping = doc.paths['/api/data/import/{viewUuid}'].post.parameters.find((p: { name: string }) => p.name === 'X-Import-Mapping');
+    expect(mapping).toMatchObject({ in: 'header' });
+    expect(mapping.description).toContain('percent-encoded');
+  });
+
   it('needs a credential of the workspace', async () => {
     expect((await ws.call('GET', ws.records('/openapi.json'), { token: null })).status).toBe(401);
   });

@@ -52,3 +52,11 @@ export function autoMapping(header: readonly string[], importable: readonly Impo
   }
   return mapping;
 }
+
+/**
+ * The X-Import-Mapping value: percent-encoded UTF-8 JSON (docs/decisions.md), because a header
+ * carries Latin-1 at most and fetch refuses a column name such as "名前" in it.
+ */
+export function mappingHeader(mapping: Readonly<Record<string, string | null>>): string {
+  return encodeURIComponent(JSON.stringify(mapping));
+}

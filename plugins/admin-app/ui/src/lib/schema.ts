@@ -58,3 +58,18 @@ export function operatorsFor(type: string): readonly string[] {
   if (type === 'text' || type === 'uuid') return ['eq', 'neq', 'contains', 'startsWith', 'endsWith', 'ilike', 'like', 'in', 'nin', 'isNull'];
   return ['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'in', 'nin', 'isNull'];
 }
+
+/**
+ * The field names of an entity's default view in column order (`position`), or [] when there is no
+ * such view or the credential may not read it: the grid then keeps the entity's own order.
+ */
+export async function loadColumnOrder(org: string, ws: string, entity: string): Promise<string[]> {
+  try {
+    const view = (await loadViews(org, ws)).find((v) => v.entity === entity && v.isDefault);
+    if (!view) return [];
+    const columns = (await api<{ fieldName: string; kind: string }[]>('GET', `/api/views/${encodeURIComponent(view.uuid)}/columns`)).data;
+    return columns.filter((c) => c.kind !== 'GROUP').map((c) => c.fieldName);
+  } catch {
+    return [];
+  }
+}

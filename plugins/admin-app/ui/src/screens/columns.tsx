@@ -1,9 +1,10 @@
 /**
  * Screen 3 (DESIGN §15): the columns of an entity's default view in order; a computed column typed
  * in the formula editor (errors at their position while typing, values of the first rows); a
- * physical column after a confirmation that it runs DDL; rename and delete.
+ * physical column after a confirmation that it runs DDL; rename, reorder (Move up / Move down, from
+ * the keyboard too: the focus stays on the moved column's button) and delete.
  */
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { api, ApiFailure, message } from '../lib/api.ts';
 import { loadSchema, loadViews, type ViewInfo } from '../lib/schema.ts';
 import { useLoad } from '../lib/use-load.ts';
@@ -135,6 +136,45 @@ function PhysicalForm({ view, onSaved }: { readonly view: ViewInfo; readonly onS
   );
 }
 
+/** The id of a column's move button, so that the focus can follow the column after the list reloads. */
+const moveButtonId = (column: Column, direction: 'up' | 'down'): string => `move-${direction}-${column.uuid}`;
+
+interface MoveProps {
+  readonly column: Column;
+  readonly last: number;
+  readonly onMoved: (note: string, focus: string) => void;
+  readonly onError: (error: string) => void;
+}
+
+/** Move up / Move down: one PATCH of `position`; the service shifts the other columns. */
+function MoveButtons({ column, last, onMoved, onError }: MoveProps) {
+  async function move(direction: 'up' | 'down') {
+    const position = column.position + (direction === 'up' ? -1 : 1);
+    try {
+      await api('PATCH', `/api/columns/item/${encodeURIComponent(column.uuid)}`, { body: { position } });
+      // At the top or bottom the button pressed disappears: the focus goes to the other one.
+      const stays = direction === 'up' ? position > 0 : position < last;
+      onMoved(`${column.fieldName} moved to position ${position}`, moveButtonId(column, stays ? direction : direction === 'up' ? 'down' : 'up'));
+    } catch (failure) {
+      onError(message(failure));
+    }
+  }
+  return (
+    <>
+      {column.position > 0 && (
+        <button type="button" class="secondary" id={moveButtonId(column, 'up')} aria-label={`Move ${column.fieldName} up`} onClick={() => void move('up')}>
+          Move up
+        </button>
+      )}
+      {column.position < last && (
+        <button type="button" class="secondary" id={moveButtonId(column, 'down')} aria-label={`Move ${column.fieldName} down`} onClick={() => void move('down')}>
+          Move down
+        </button>
+      )}
+    </>
+  );
+}
+
 function ColumnActions({ column, onChanged }: { readonly column: Column; readonly onChanged: (note: string) => void }) {
   const [mode, setMode] = useState<'idle' | 'rename' | 'delete'>('idle');
   const [name, setName] = useState(column.displayName);
@@ -192,21 +232,48 @@ function ColumnActions({ column, onChanged }: { readonly column: Column; readonl
 function ViewColumns({ view }: { readonly view: ViewInfo }) {
   const columns = useLoad(async () => (await api<Column[]>('GET', `/api/views/${encodeURIComponent(view.uuid)}/columns`)).data, [view.uuid]);
   const [note, setNote] = useState<string>();
+  const [moveError, setMoveError] = useState<string>();
+  // The button to focus once the list has reloaded (a value other than the one the move started from).
+  const [focus, setFocus] = useState<{ readonly id: string; readonly before: Column[] | undefined }>();
   const changed = (text: string) => {
     setNote(text);
+    setMoveError(undefined);
     columns.reload();
   };
+  useEffect(() => {
+    if (!focus || columns.loading || columns.value === focus.before) return;
+    document.getElementById(focus.id)?.focus();
+    setFocus(undefined);
+  }, [focus, columns.loading, columns.value]);
+  const last = (columns.value ?? []).length - 1;
   const byField = new Map((columns.value ?? []).map((c) => [c.fieldName, c]));
   const rows = (columns.value ?? []).map((c) => ({ ...c, formula: c.formula ?? '', broken: c.broken ?? '' }));
   return (
     <>
-      <ErrorNote error={columns.error} />
+      <ErrorNote error={columns.error ?? moveError} />
       <Notice text={note} />
       <DataTable
         caption={`Columns of the view ${view.name}`}
         fields={['position', 'fieldName', 'displayName', 'kind', 'widgetType', 'formula', 'broken'].map((name) => ({ name, label: name }))}
         rows={rows}
-        actions={(row) => <ColumnActions key={String(row.uuid)} column={byField.get(String(row.fieldName))!} onChanged={changed} />}
+        rowKey="uuid"
+        actions={(row) => {
+          const column = byField.get(String(row.fieldName))!;
+          return (
+            <>
+              <MoveButtons
+                column={column}
+                last={last}
+                onMoved={(text, button) => {
+                  setFocus({ id: button, before: columns.value });
+                  changed(text);
+                }}
+                onError={setMoveError}
+              />
+              <ColumnActions key={String(row.uuid)} column={column} onChanged={changed} />
+            </>
+          );
+        }}
       />
       <ComputedForm view={view} onSaved={() => changed('computed column saved')} />
       <PhysicalForm view={view} onSaved={() => changed('physical column added')} />

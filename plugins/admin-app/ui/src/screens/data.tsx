@@ -4,12 +4,14 @@
  */
 import { useState } from 'preact/hooks';
 import { api, ApiFailure, message, recordsBase } from '../lib/api.ts';
-import { loadSchema, operatorsFor, type EntityInfo } from '../lib/schema.ts';
+import { inColumnOrder } from '../lib/column-order.ts';
+import { loadColumnOrder, loadSchema, operatorsFor, type EntityInfo } from '../lib/schema.ts';
 import { useLoad } from '../lib/use-load.ts';
 import type { WorkspaceProps } from '../lib/route.ts';
 import { DataTable, type Row, type SortState } from '../components/data-table.tsx';
 import { EntityPicker } from '../components/entity-picker.tsx';
 import { described, ErrorNote, Field } from '../components/field.tsx';
+import { firstPage, Pager, pageNumber, setPagingParams, type ListMeta, type Paging } from './data-pager.tsx';
 import { RecordForm } from './record-form.tsx';
 import { WhereBox, type WhereError } from './where-box.tsx';
 
@@ -20,7 +22,7 @@ interface Filter {
 }
 
 interface Query {
-  readonly page: number;
+  readonly paging: Paging;
   readonly size: number;
   readonly sort?: SortState | undefined;
   readonly filters: readonly Filter[];
@@ -31,15 +33,9 @@ interface Query {
   readonly count: string;
 }
 
-interface ListMeta {
-  readonly page?: number | null;
-  readonly totalElements?: number | null;
-  readonly totalPages?: number | null;
-  readonly countMode?: string;
-}
-
 function queryString(query: Query): string {
-  const params = new URLSearchParams({ page: String(query.page), size: String(query.size) });
+  const params = new URLSearchParams({ size: String(query.size) });
+  setPagingParams(query.paging, params);
   if (query.sort) params.set('sort', `${query.sort.field},${query.sort.direction}`);
   for (const f of query.filters) params.append(`filter[${f.field}.${f.op}]`, f.op === 'isNull' ? f.value || 'true' : f.value);
   if (query.where) params.set('where', query.where);
@@ -136,31 +132,13 @@ function ShapeForm({ entity, query, onApply }: { readonly entity: EntityInfo; re
   );
 }
 
-function Pager({ query, meta, onPage }: { readonly query: Query; readonly meta: ListMeta | undefined; readonly onPage: (page: number) => void }) {
-  const pages = meta?.totalPages ?? null;
-  return (
-    <nav class="toolbar" aria-label="Pages">
-      <button type="button" class="secondary" disabled={query.page === 0} onClick={() => onPage(query.page - 1)}>
-        Previous page
-      </button>
-      <span role="status">
-        Page {query.page + 1}
-        {pages !== null ? ` of ${Math.max(pages, 1)}` : ''}
-        {meta?.totalElements !== undefined && meta.totalElements !== null ? ` · ${meta.totalElements} rows (${meta.countMode ?? 'exact'})` : ''}
-      </span>
-      <button type="button" class="secondary" disabled={pages !== null && query.page + 1 >= pages} onClick={() => onPage(query.page + 1)}>
-        Next page
-      </button>
-    </nav>
-  );
-}
-
 function Grid({ org, ws, entity }: { readonly org: string; readonly ws: string; readonly entity: EntityInfo }) {
   const base = `${recordsBase(org, ws)}/${encodeURIComponent(entity.name)}`;
-  const [query, setQuery] = useState<Query>({ page: 0, size: 20, filters: [], where: '', expand: '', fields: '', count: '' });
+  const [query, setQuery] = useState<Query>({ paging: firstPage('page'), size: 20, filters: [], where: '', expand: '', fields: '', count: '' });
   const [editing, setEditing] = useState<Row | 'new'>();
   const [confirming, setConfirming] = useState<unknown>();
   const [actionError, setActionError] = useState<string>();
+  const order = useLoad(() => loadColumnOrder(org, ws, entity.name), [org, ws, entity.name]);
   const list = useLoad(async () => {
     try {
       const answer = await api<Row[]>('GET', `${base}?${queryString(query)}`);
@@ -175,10 +153,11 @@ function Grid({ org, ws, entity }: { readonly org: string; readonly ws: string; 
   const idField = entity.fields.find((f) => f.primaryKey)?.name ?? 'id';
   const rows = list.value?.rows ?? [];
   // With a fields list, the rows say which columns there are; otherwise the entity's fields come first.
-  const names = [...new Set([...(query.fields ? [] : entity.fields.map((f) => f.name)), ...rows.flatMap((r) => Object.keys(r))])];
+  // Both in the view's column order (Columns screen), where the credential may read it.
+  const names = inColumnOrder([...new Set([...(query.fields ? [] : entity.fields.map((f) => f.name)), ...rows.flatMap((r) => Object.keys(r))])], order.value ?? []);
   const fields = names.map((name) => ({ name, label: name }));
   const sortBy = (field: string) =>
-    setQuery({ ...query, page: 0, sort: { field, direction: query.sort?.field === field && query.sort.direction === 'asc' ? 'desc' : 'asc' } });
+    setQuery({ ...query, paging: firstPage(query.paging.mode), sort: { field, direction: query.sort?.field === field && query.sort.direction === 'asc' ? 'desc' : 'asc' } });
 
   async function remove(id: unknown) {
     try {
@@ -192,15 +171,15 @@ function Grid({ org, ws, entity }: { readonly org: string; readonly ws: string; 
 
   return (
     <>
-      <WhereBox value={query.where} error={list.value && 'whereError' in list.value ? list.value.whereError : undefined} onApply={(where) => setQuery({ ...query, page: 0, where })} />
-      <ShapeForm entity={entity} query={query} onApply={(shape) => setQuery({ ...query, ...shape, page: 0 })} />
-      <FilterForm entity={entity} onAdd={(filter) => setQuery({ ...query, page: 0, filters: [...query.filters, filter] })} />
+      <WhereBox value={query.where} error={list.value && 'whereError' in list.value ? list.value.whereError : undefined} onApply={(where) => setQuery({ ...query, paging: firstPage(query.paging.mode), where })} />
+      <ShapeForm entity={entity} query={query} onApply={(shape) => setQuery({ ...query, ...shape, paging: firstPage(query.paging.mode) })} />
+      <FilterForm entity={entity} onAdd={(filter) => setQuery({ ...query, paging: firstPage(query.paging.mode), filters: [...query.filters, filter] })} />
       {query.filters.length > 0 && (
         <ul class="chips" aria-label="Filters">
           {query.filters.map((f, index) => (
             <li key={index}>
               {f.field} {f.op} {f.value}
-              <button type="button" class="secondary" aria-label={`Remove filter ${f.field} ${f.op} ${f.value}`} onClick={() => setQuery({ ...query, page: 0, filters: query.filters.filter((_, i) => i !== index) })}>
+              <button type="button" class="secondary" aria-label={`Remove filter ${f.field} ${f.op} ${f.value}`} onClick={() => setQuery({ ...query, paging: firstPage(query.paging.mode), filters: query.filters.filter((_, i) => i !== index) })}>
                 ×
               </button>
             </li>
@@ -227,7 +206,7 @@ function Grid({ org, ws, entity }: { readonly org: string; readonly ws: string; 
       )}
       <ErrorNote error={list.error ?? actionError} />
       <DataTable
-        caption={`${entity.name}: page ${query.page + 1}`}
+        caption={`${entity.name}: page ${pageNumber(query.paging)}`}
         fields={fields}
         rows={rows}
         sort={query.sort}
@@ -255,7 +234,7 @@ function Grid({ org, ws, entity }: { readonly org: string; readonly ws: string; 
           )
         }
       />
-      <Pager query={query} meta={list.value?.meta} onPage={(page) => setQuery({ ...query, page })} />
+      <Pager paging={query.paging} meta={list.value?.meta} onChange={(paging) => setQuery({ ...query, paging })} />
     </>
   );
 }

@@ -4,11 +4,7 @@
  */
 import { useEffect, useState } from 'preact/hooks';
 import { api, call, message } from '../lib/api.ts';
-import { useLoad } from '../lib/use-load.ts';
 import { ErrorNote } from '../components/field.tsx';
-
-/** Jobs started in this tab (no route lists jobs), newest first. */
-const JOBS_KEY = 'wdapi-admin-import-jobs';
 
 export interface Progress {
   jobId?: string;
@@ -18,11 +14,6 @@ export interface Progress {
   errorCount: number;
   done?: { totalCount: number; successCount: number; failureCount: number; skippedCount: number };
   error?: string;
-}
-
-function rememberJob(jobId: string): void {
-  const jobs = JSON.parse(sessionStorage.getItem(JOBS_KEY) ?? '[]') as string[];
-  sessionStorage.setItem(JOBS_KEY, JSON.stringify([jobId, ...jobs.filter((j) => j !== jobId)].slice(0, 20)));
 }
 
 /** Reads the NDJSON answer line by line and hands each event over as it arrives. */
@@ -43,7 +34,6 @@ export async function readEvents(response: Response, onEvent: (event: Record<str
 export function applyEvent(progress: Progress, event: Record<string, unknown>): Progress {
   switch (event.event) {
     case 'started':
-      rememberJob(String(event.jobId));
       return { ...progress, jobId: String(event.jobId) };
     case 'progress':
       return { ...progress, batchesDone: Number(event.batchesDone), rowsRead: Number(event.rowsRead), successCount: Number(event.successCount), errorCount: Number(event.errorCount) };
@@ -103,36 +93,3 @@ export function ProgressView({ progress, estimatedRows }: { readonly progress: P
     </section>
   );
 }
-
-interface JobInfo {
-  readonly jobId: string;
-  readonly state: string;
-  readonly [key: string]: unknown;
-}
-
-export function EarlierJobs({ onResume }: { readonly onResume: (jobId: string, file: File) => void }) {
-  const jobs = useLoad(async () => {
-    const ids = JSON.parse(sessionStorage.getItem(JOBS_KEY) ?? '[]') as string[];
-    const answers = await Promise.all(ids.map((id) => api<JobInfo>('GET', `/api/imports/${id}`).then((a) => a.data, () => undefined)));
-    return answers.filter((job): job is JobInfo => job !== undefined);
-  }, []);
-  const unfinished = (jobs.value ?? []).filter((j) => j.state === 'INTERRUPTED' || j.state === 'FAILED');
-  if (unfinished.length === 0) return null;
-  return (
-    <section aria-labelledby="jobs-title">
-      <h2 id="jobs-title">Interrupted imports</h2>
-      <ul>
-        {unfinished.map((job) => (
-          <li key={job.jobId}>
-            <code>{job.jobId}</code> {job.state}{' '}
-            <label>
-              Resume with the same file{' '}
-              <input type="file" accept=".csv,.tsv,.txt" onChange={(e) => e.currentTarget.files?.[0] && onResume(job.jobId, e.currentTarget.files[0])} />
-            </label>
-          </li>
-        ))}
-      </ul>
-    </section>
-  );
-}
-

@@ -2,13 +2,14 @@
  * Screen 6 (DESIGN §15): the import wizard. Pick a file (.csv/.tsv/.txt, up to 100 MB), header and
  * delimiter, the auto-mapping shown and editable (only importable columns offered), saved mappings
  * (Private/Shared), INSERT/UPDATE and conflict options; live progress from the NDJSON stream; the
- * report and the rejections download; jobs of this tab that were interrupted, with Resume.
+ * report and the rejections download; the workspace's interrupted jobs (any tab, any session), with Resume.
  */
 import Papa from 'papaparse';
 import { useEffect, useState } from 'preact/hooks';
 import { api, ApiFailure, call, message } from '../lib/api.ts';
-import { applyEvent, EarlierJobs, ProgressView, readEvents, type Progress } from './import-progress.tsx';
-import { autoMapping, importableColumns, type Importable } from '../lib/import-mapping.ts';
+import { InterruptedJobs } from './import-jobs.tsx';
+import { applyEvent, ProgressView, readEvents, type Progress } from './import-progress.tsx';
+import { autoMapping, importableColumns, mappingHeader, type Importable } from '../lib/import-mapping.ts';
 import type { WorkspaceProps } from '../lib/route.ts';
 import { loadSchema, loadViews, type EntityInfo, type ViewInfo } from '../lib/schema.ts';
 import { useLoad } from '../lib/use-load.ts';
@@ -53,7 +54,7 @@ async function previewOf(file: File, header: boolean, delimiter: string): Promis
   return { header: names, rows: lines.slice(header ? 1 : 0), delimiter: parsed.meta.delimiter, estimatedRows: Math.round((file.size / sampleBytes) * sampleLines) - (header ? 1 : 0) };
 }
 
-function Wizard({ view, entity }: { readonly view: ViewInfo; readonly entity: EntityInfo }) {
+function Wizard({ org, ws, view, entity }: { readonly org: string; readonly ws: string; readonly view: ViewInfo; readonly entity: EntityInfo }) {
   const columns = useLoad(async () => (await api<{ kind: string; fieldName: string; displayName: string }[]>('GET', `/api/views/${view.uuid}/columns`)).data, [view.uuid]);
   const savedPath = `/api/views/${view.uuid}/import-mappings`;
   const saved = useLoad(async () => (await api<SavedMapping[]>('GET', savedPath)).data, [savedPath]);
@@ -101,7 +102,7 @@ function Wizard({ view, entity }: { readonly view: ViewInfo; readonly entity: En
     if (method === 'INSERT' && onConflict) params.set('onConflict', onConflict);
     if (method === 'INSERT' && onConflict && conflictColumns) params.set('conflictColumns', conflictColumns);
     try {
-      const response = await call('POST', withOptions ? `${path}?${params}` : path, { raw: { body, type }, ...(withOptions ? { headers: { 'X-Import-Mapping': JSON.stringify(mapping) } } : {}) });
+      const response = await call('POST', withOptions ? `${path}?${params}` : path, { raw: { body, type }, ...(withOptions ? { headers: { 'X-Import-Mapping': mappingHeader(mapping) } } : {}) });
       let current: Progress = { batchesDone: 0, rowsRead: 0, successCount: 0, errorCount: 0 };
       await readEvents(response, (event) => {
         current = applyEvent(current, event);
@@ -133,7 +134,12 @@ function Wizard({ view, entity }: { readonly view: ViewInfo; readonly entity: En
 
   return (
     <>
-      <EarlierJobs onResume={(jobId, resumeFile) => void run(`/api/imports/${jobId}/resume`, resumeFile, false)} />
+      <InterruptedJobs
+        org={org}
+        ws={ws}
+        refresh={progress?.done || progress?.error ? `${progress.jobId ?? ''}:${progress.done ? 'done' : 'error'}` : ''}
+        onResume={(jobId, resumeFile) => void run(`/api/imports/${jobId}/resume`, resumeFile, false)}
+      />
       <form class="panel" aria-label="Import file" onSubmit={(e) => e.preventDefault()}>
         <Field id="import-file" label="CSV file (.csv, .tsv, .txt; up to 100 MB)">
           <input id="import-file" type="file" accept=".csv,.tsv,.txt" onChange={(e) => pick(e.currentTarget.files?.[0])} />
@@ -275,7 +281,7 @@ export function ImportScreen({ org, ws, entity }: WorkspaceProps) {
           ))}
         </select>
       </Field>
-      {view && target && <Wizard key={view.uuid} view={view} entity={target} />}
+      {view && target && <Wizard key={view.uuid} org={org} ws={ws} view={view} entity={target} />}
     </>
   );
 }

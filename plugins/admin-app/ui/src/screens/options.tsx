@@ -92,6 +92,28 @@ function OptionsForm({ org, ws, entity }: { readonly org: string; readonly ws: s
   );
 }
 
+interface FlagState {
+  readonly blocksReads: boolean;
+  readonly blocksWrites: boolean;
+  readonly retryAfterSeconds: number;
+}
+
+/** The flag as the service applies it now; null when the entity is not marked (the GET answers 404). */
+async function loadFlag(path: string): Promise<FlagState | null> {
+  try {
+    return (await api<FlagState>('GET', path)).data;
+  } catch (failure) {
+    if (failure instanceof ApiFailure && failure.status === 404) return null;
+    throw failure;
+  }
+}
+
+function flagText(flag: FlagState | null): string {
+  if (!flag) return 'Current state: not migrating; reads and writes are served.';
+  const blocks = [flag.blocksReads ? 'reads' : '', flag.blocksWrites ? 'writes' : ''].filter(Boolean).join(' and ') || 'nothing';
+  return `Current state: migrating, blocks ${blocks}; clients are told Retry-After ${flag.retryAfterSeconds} s.`;
+}
+
 function MigrationFlag({ org, ws, entity }: { readonly org: string; readonly ws: string; readonly entity: EntityInfo }) {
   const path = `${adminBase(org, ws)}/entities/${encodeURIComponent(entity.name)}/migration`;
   const [blocksReads, setBlocksReads] = useState(false);
@@ -99,11 +121,22 @@ function MigrationFlag({ org, ws, entity }: { readonly org: string; readonly ws:
   const [retryAfter, setRetryAfter] = useState('30');
   const [note, setNote] = useState<string>();
   const [error, setError] = useState<string>();
+  const current = useLoad(async () => {
+    const flag = await loadFlag(path);
+    // The form starts from the flag as set, so that a change keeps what is not changed.
+    if (flag) {
+      setBlocksReads(flag.blocksReads);
+      setBlocksWrites(flag.blocksWrites);
+      setRetryAfter(String(flag.retryAfterSeconds));
+    }
+    return flag;
+  }, [path]);
   async function run(work: () => Promise<unknown>, done: string) {
     try {
       await work();
       setError(undefined);
       setNote(done);
+      current.reload();
     } catch (failure) {
       setError(message(failure));
     }
@@ -119,6 +152,10 @@ function MigrationFlag({ org, ws, entity }: { readonly org: string; readonly ws:
     >
       <h2>Migration flag</h2>
       <p>While a schema migration runs, the entity answers 503 SCHEMA_MIGRATION_IN_PROGRESS with a Retry-After.</p>
+      <p id="migration-current" role="status" aria-live="polite">
+        {current.value !== undefined ? flagText(current.value) : current.loading ? 'Reading the current state…' : ''}
+      </p>
+      <ErrorNote error={current.error} />
       <div class="field">
         <label>
           <input type="checkbox" checked={blocksReads} onChange={(e) => setBlocksReads(e.currentTarget.checked)} /> Blocks reads
