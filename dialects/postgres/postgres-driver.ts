@@ -1,7 +1,7 @@
 import pg from 'pg';
-import Cursor from 'pg-cursor';
 import type { CompiledSql } from '../../core/sql.ts';
-import type { DatabaseConfig, Driver, Executor, QueryResult, RowBatches } from '../dialect.ts';
+import type { DatabaseConfig, Driver, Executor, QueryResult } from '../dialect.ts';
+import { streamedRows } from './postgres-stream.ts';
 import { postgresTextParsers } from './postgres-types.ts';
 
 const types = {
@@ -25,36 +25,6 @@ function executorOf(client: pg.Pool | pg.ClientBase): Executor {
   };
 }
 
-/**
- * A server-side portal read `batchRows` at a time (pg-cursor). The next batch is asked for as soon
- * as one arrives, before it is handed over: the server produces it while the consumer formats
- * this one, instead of both waiting in turn. So a slow client holds two batches, never more.
- * Closing it early ends the statement.
- */
-async function* cursorRows(pool: pg.Pool, statement: CompiledSql, batchRows: number): RowBatches {
-  const client = await pool.connect();
-  const ignore = (): void => undefined;
-  client.on('error', ignore);
-  const cursor = client.query(new Cursor<Record<string, unknown>>(statement.text, statement.params as unknown[], { types }));
-  let next: Promise<Record<string, unknown>[]> | null = cursor.read(batchRows);
-  let broken = false;
-  try {
-    for (;;) {
-      const rows: Record<string, unknown>[] = await next;
-      next = rows.length < batchRows ? null : cursor.read(batchRows);
-      if (rows.length === 0) return;
-      yield rows;
-      if (!next) return;
-    }
-  } finally {
-    // A batch asked for and never taken: its rows or its error no longer matter.
-    next?.catch(ignore);
-    await cursor.close().catch(() => (broken = true));
-    client.off('error', ignore);
-    client.release(broken);
-  }
-}
-
 /** A `pg` Pool against a real PostgreSQL server. Sessions run in UTC (DESIGN §4). */
 export function createPgDriver(config: DatabaseConfig): Driver {
   const pool = new pg.Pool({
@@ -68,7 +38,7 @@ export function createPgDriver(config: DatabaseConfig): Driver {
   const executor = executorOf(pool);
   return {
     query: executor.query,
-    stream: (statement, batchRows) => cursorRows(pool, statement, batchRows),
+    stream: (statement, batchRows) => streamedRows(pool, types, statement, batchRows),
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     async transaction<T>(work: (tx: Executor) => Promise<T>): Promise<T> {
       const client = await pool.connect();
