@@ -29,7 +29,8 @@ const MAX_KEYS = 10_000;
 export type KeyChanges = 'local' | 'heard';
 
 export class ApiKeyCache implements ApiKeySource, ChangeFollower {
-  private readonly kept = new LRUCache<string, ApiKeyRecord>({ max: MAX_KEYS, ttl: TRUST_MS });
+  // ttlResolution 0: read the clock per lookup; the default (1 ms) arms a timer to forget the time it read.
+  private readonly kept = new LRUCache<string, ApiKeyRecord>({ max: MAX_KEYS, ttl: TRUST_MS, ttlResolution: 0 });
   /** Lookups in flight, shared by concurrent requests with the same key id. */
   private readonly pending = new Map<string, Promise<ApiKeyRecord | undefined>>();
   /** Moves on every drop: a lookup that overlapped one is not kept. */

@@ -7,6 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import { ApiKeyCache, type ApiKeySource } from '../../../plugins/auth/api-key/key-cache.ts';
 import type { ApiKeyRecord } from '../../../core/workspace/types.ts';
+import { verifyApiKey } from '../../../plugins/auth/api-key/api-key-plugin.ts';
+import { hashSecret } from '../../../plugins/auth/shared/secrets.ts';
 
 const WS = '6f1c1a52-3a8e-4a57-9f61-1f0e2b1c9d10';
 const OTHER_WS = '0b7e1f4c-8a51-4f0e-9d52-3c1e7a9b2d64';
@@ -122,5 +124,17 @@ describe('ApiKeyCache', () => {
     fake.release();
     await early;
     expect(await lookupsFor(cache, fake, KEY, 1)).toBe(1);
+  });
+
+  it('a kept key hashed once still refuses any other secret for its id (same length or not)', async () => {
+    const key = `wdk_${KEY}_${'a'.repeat(32)}`;
+    const fake = countingStore([{ ...record(KEY), secretHash: hashSecret(key) }]);
+    const cache = new ApiKeyCache(fake.store, 'local');
+    const wrong = [`wdk_${KEY}_${'b'.repeat(32)}`, `wdk_${KEY}_${'a'.repeat(31)}b`, `wdk_${KEY}_${'a'.repeat(33)}`, `wdk_${KEY}_${'a'.repeat(31)}`];
+    for (let round = 0; round < 2; round++) {
+      expect(await verifyApiKey(cache, key)).toEqual({ id: KEY, workspaceId: WS });
+      for (const other of wrong) expect(await verifyApiKey(cache, other), other).toBeNull();
+    }
+    expect(fake.state.lookups).toBe(1);
   });
 });
