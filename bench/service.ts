@@ -33,7 +33,8 @@ async function adminPost(url: string, path: string, body: unknown): Promise<Reco
  */
 export async function startBenchService(
   databaseUrl: string,
-  controlDatabase = 'wdapi_bench_control',
+  // BENCH_CONTROL_DATABASE: another name, so that two benches on one server do not drop each other's.
+  controlDatabase = process.env.BENCH_CONTROL_DATABASE ?? 'wdapi_bench_control',
   vendor: 'postgres' | 'mysql' = 'postgres',
   options: Partial<StartOptions> = {},
 ): Promise<BenchService> {

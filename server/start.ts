@@ -15,6 +15,7 @@ import { createEmbeddedDriver, createPgDriver, EmbeddedDatabase, openPgSession, 
 import { createDialectRegistry } from './dialect-registry.ts';
 import { adminTokenPlugin } from '../plugins/auth/admin-token/admin-token-plugin.ts';
 import { apiKeyPlugin } from '../plugins/auth/api-key/api-key-plugin.ts';
+import { ApiKeyCache } from '../plugins/auth/api-key/key-cache.ts';
 import { externalJwtPlugin } from '../plugins/auth/external-jwt/external-jwt-plugin.ts';
 import { internalOAuthPlugin, type InternalIssuer } from '../plugins/auth/internal-oauth/internal-oauth-plugin.ts';
 import { loadSigningKey } from '../plugins/auth/internal-oauth/signing-key.ts';
@@ -142,6 +143,9 @@ async function startBehind(early: EarlyServer, options: StartOptions, logger: Lo
   const workspaces = new WorkspaceCache(store, dialects, cacheObserver(metrics));
   const changes = controlUrl ? await listenForChanges(controlUrl, workspaces, logger) : undefined;
   changes?.subscribe(() => metrics.changeNotices.inc());
+  // The embedded store is changed only through this instance; a shared one also through others.
+  const apiKeys = new ApiKeyCache(store, controlUrl ? 'heard' : 'local');
+  changes?.follow(apiKeys);
   const rateLimiter = await limiterFor(options.rateLimit, metrics, logger);
   await rateLimiter?.ready();
   const admin = await adminTokenHash(store, options.adminToken);
@@ -154,7 +158,8 @@ async function startBehind(early: EarlyServer, options: StartOptions, logger: Lo
     workspaces,
     dialects,
     issuer,
-    authPlugins: [adminTokenPlugin(admin.hash), apiKeyPlugin(store), internalOAuthPlugin(issuer, store), externalJwtPlugin(identityProviderOf)],
+    apiKeys,
+    authPlugins: [adminTokenPlugin(admin.hash), apiKeyPlugin(apiKeys), internalOAuthPlugin(issuer, apiKeys), externalJwtPlugin(identityProviderOf)],
     logger,
     settings: { ...DEFAULT_SETTINGS, ...options.settings },
     cursorSecret: await store.cursorSecret(),

@@ -12,6 +12,7 @@ import { conjunction, joinSql, statementParts, type StatementParts } from './com
 import { ROOT_ALIAS } from './joins.ts';
 import type { ExistsPlan, Predicate, ReadPlan, ReadScope } from './plan.ts';
 import { planRead } from './plan-read.ts';
+import { requestKey } from './read-cache.ts';
 import type { ReadRequest } from './request.ts';
 
 /** The key of the written row, whatever `fields` selects. */
@@ -74,6 +75,15 @@ export function planWrittenRead(scope: ReadScope, request: ReadRequest, dialect:
     readsWrittenTable: readsTable(plan, entity.table),
   };
   return { read, parts };
+}
+
+/**
+ * planWrittenRead once per request shape where the scope keeps compiled reads (owners: nothing in
+ * it is bound per caller), like the reads themselves (read-cache.ts).
+ */
+export function writtenReadOf(scope: ReadScope, request: ReadRequest, dialect: BoundDialect): PlannedWrittenRead {
+  const plan = (): PlannedWrittenRead => planWrittenRead(scope, request, dialect);
+  return scope.reads ? scope.reads.get(`written:${requestKey(request)}`, plan) : plan();
 }
 
 /** The row of `rows` the caller may read, or undefined; with the written key for a 404's message. */

@@ -28,6 +28,15 @@ export interface ChangeTarget {
   setListening(listening: boolean): void;
 }
 
+/**
+ * Per-instance state held beside the workspace cache (the API key cache): told every notice, and
+ * told whenever listening starts or stops, so it can hold entries only while every change is heard.
+ */
+export interface ChangeFollower {
+  hear(notice: ChangeNotice): void;
+  setListening(listening: boolean): void;
+}
+
 export type ChangeEvent = 'listening' | 'lost' | 'connect-failed' | 'bad-payload' | 'subscriber-failed';
 
 export interface ChangeListenerOptions {
@@ -60,7 +69,7 @@ export class ChangeListener {
   private closed = false;
   private retry: NodeJS.Timeout | undefined;
   private heartbeat: NodeJS.Timeout | undefined;
-  private readonly subscribers: ((notice: ChangeNotice) => void)[] = [];
+  private readonly followers: ChangeFollower[] = [];
 
   constructor(private readonly options: ChangeListenerOptions) {}
 
@@ -69,9 +78,15 @@ export class ChangeListener {
     return this.session !== undefined;
   }
 
-  /** Another holder of per-instance state (a key cache) hears every notice too. */
+  /** Hears every notice (metrics); `follow` also tells when listening starts and stops. */
   subscribe(subscriber: (notice: ChangeNotice) => void): void {
-    this.subscribers.push(subscriber);
+    this.followers.push({ hear: subscriber, setListening: () => undefined });
+  }
+
+  /** Tells `follower` whether the listener is up now, then every notice and every change of that. */
+  follow(follower: ChangeFollower): void {
+    this.followers.push(follower);
+    follower.setListening(this.up);
   }
 
   /** Makes the first attempt; when it fails the listener keeps trying in the background. */
@@ -85,7 +100,7 @@ export class ChangeListener {
     clearInterval(this.heartbeat);
     const session = this.session;
     this.session = undefined;
-    this.options.target.setListening(false);
+    this.setListening(false);
     await session?.close();
   }
 
@@ -99,13 +114,20 @@ export class ChangeListener {
     }
     this.received += 1;
     if (notice.kind === 'workspace') this.options.target.invalidate(notice.workspaceId);
-    for (const subscriber of this.subscribers) {
-      // Called from the connection's event: a throw here would end the process.
-      try {
-        subscriber(notice);
-      } catch (error) {
-        this.options.report?.('subscriber-failed', { error: String(error) });
-      }
+    for (const follower of this.followers) this.tell(() => follower.hear(notice));
+  }
+
+  private setListening(listening: boolean): void {
+    this.options.target.setListening(listening);
+    for (const follower of this.followers) this.tell(() => follower.setListening(listening));
+  }
+
+  /** Followers are called from the connection's events: a throw there would end the process. */
+  private tell(call: () => void): void {
+    try {
+      call();
+    } catch (error) {
+      this.options.report?.('subscriber-failed', { error: String(error) });
     }
   }
 
@@ -134,7 +156,7 @@ export class ChangeListener {
     this.session = session;
     if (this.connected++ > 0) this.reconnects += 1;
     this.failures = 0;
-    this.options.target.setListening(true);
+    this.setListening(true);
     this.heartbeat = setInterval(() => void this.ping(session, attempt), this.options.heartbeatMs ?? HEARTBEAT_MS).unref();
     this.options.report?.('listening', { reconnects: this.reconnects });
   }
@@ -157,7 +179,7 @@ export class ChangeListener {
     if (this.closed || attempt !== this.attempt || !this.session) return;
     this.session = undefined;
     clearInterval(this.heartbeat);
-    this.options.target.setListening(false);
+    this.setListening(false);
     this.options.report?.('lost', { reason });
     this.scheduleReconnect();
   }

@@ -10,8 +10,8 @@ export const CHANGE_CHANNEL = 'wdapi_changes';
 
 /**
  * - `workspace`: the workspace's metadata changed (its version moved) or it was deleted.
- * - `apiKey`: a key was issued or revoked (API keys are checked per request today; the notice is
- *   there for a key cache to drop what it holds).
+ * - `apiKey`: a key was issued or revoked (the API key cache, plugins/auth/api-key/key-cache.ts,
+ *   drops it; a deleted workspace's `workspace` notice drops its keys).
  */
 export type ChangeNotice =
   | { readonly kind: 'workspace'; readonly workspaceId: string; readonly version?: number }

@@ -8,7 +8,7 @@ import { compileDelete, compileUpdate, compileUpdateParts } from '../query/compi
 import type { ReadScope } from '../query/plan.ts';
 import { planRowWrite, planUpdate } from '../query/plan-write.ts';
 import { assembleWithArrays, parseId, readRecord } from '../query/read.ts';
-import { planWrittenRead, visibleRow, type PlannedWrittenRead } from '../query/written-row.ts';
+import { writtenReadOf, visibleRow, type PlannedWrittenRead } from '../query/written-row.ts';
 import type { ReadRequest } from '../query/request.ts';
 import { translateDbError } from '../workspace/db-errors.ts';
 import { requireObject } from '../payload.ts';
@@ -63,7 +63,7 @@ export async function createRecord(database: Database, scope: ReadScope, policy:
   const entity = scope.root.entity;
   const values = validateRow(scope.root, policy.completeCreate(entity, requireObject(body)), 'create');
   policy.prepareCreate(entity, values);
-  const planned = planWrittenRead(scope, request, dialect);
+  const planned = writtenReadOf(scope, request, dialect);
   const fields = [...values.keys()];
   const insert = {
     table: entity.table,
@@ -111,7 +111,7 @@ export async function updateRecord(database: Database, scope: ReadScope, policy:
   const userFields = [...values.keys()].filter((f) => !f.autoTimestamp);
   if (userFields.length === 0) return readBack(database, scope, request, id, idText);
   await checkUpdate(database, scope, policy, request, id, idText, values);
-  const planned = planWrittenRead(scope, request, dialect);
+  const planned = writtenReadOf(scope, request, dialect);
   const plan = planUpdate(scope, id, values);
   try {
     // The UPDATE's WHERE carries the row policy: a row the caller cannot see is not changed (404).

@@ -7,7 +7,7 @@ import type Router from '@koa/router';
 import type { Middleware } from 'koa';
 import { PayloadReader } from '../../core/payload.ts';
 import { notFound } from '../../core/errors.ts';
-import { issueApiKey, isApiKeyId } from '../../plugins/auth/api-key/api-key-plugin.ts';
+import { issueApiKey, isApiKeyId, revokeApiKey } from '../../plugins/auth/api-key/api-key-plugin.ts';
 import type { Services } from '../shared/services.ts';
 import { ownedWorkspaceRecord } from './admin-workspaces.ts';
 import { param } from './params.ts';
@@ -31,11 +31,11 @@ export function addApiKeyRoutes(router: Router, services: Services, body: Middle
     ctx.body = { data: list, meta: { totalElements: list.length } };
   });
 
-  // The key fails at once on every instance: keys are checked against the store on every request.
+  // Refused here from the next request on; on other instances once the store's notice arrives.
   router.delete(`${keys}/:id`, async (ctx) => {
     const workspace = await ownedWorkspaceRecord(ctx, services);
     const id = param(ctx, 'id');
-    if (!isApiKeyId(id) || !(await store.deleteApiKey(workspace.id, id))) throw notFound(`API key '${id}' does not exist in this workspace`);
+    if (!isApiKeyId(id) || !(await revokeApiKey(store, services.apiKeys, workspace.id, id))) throw notFound(`API key '${id}' does not exist in this workspace`);
     ctx.status = 204;
   });
 }

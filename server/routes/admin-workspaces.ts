@@ -104,7 +104,10 @@ export function addWorkspaceRoutes(router: Router, services: Services, body: Mid
 
   router.delete(ws, async (ctx) => {
     await requireInstanceAdmin(ctx, services);
-    await deleteWorkspace(workspaces, (await workspaceOf(ctx, services)).id);
+    const workspaceId = (await workspaceOf(ctx, services)).id;
+    await deleteWorkspace(workspaces, workspaceId);
+    // Its keys are refused here from the next request on (other instances: on the notice).
+    services.apiKeys.hear({ kind: 'workspace', workspaceId });
     ctx.status = 204;
   });
 }

@@ -21,14 +21,30 @@ export type ExportFormat = 'csv' | 'ndjson';
 
 const MEDIA: Record<ExportFormat, string> = { csv: 'text/csv; charset=utf-8', ndjson: 'application/x-ndjson; charset=utf-8' };
 
+/** `format` per query string: clients repeat a few, and parsing one costs more than the rest of the choice. */
+const formats = new Map<string, unknown>();
+const FORMATS_LIMIT = 500;
+
+function formatParameter(ctx: Context): unknown {
+  const queryString = ctx.querystring;
+  if (formats.has(queryString)) return formats.get(queryString);
+  const format = ctx.query.format;
+  if (formats.size >= FORMATS_LIMIT) formats.clear();
+  formats.set(queryString, format);
+  return format;
+}
+
 /** `format=csv|ndjson|json`, else the Accept header; null: the paged JSON list. */
 export function exportFormat(ctx: Context): ExportFormat | null {
-  const format = ctx.query.format;
+  const format = formatParameter(ctx);
   if (format !== undefined) {
     if (format === 'csv' || format === 'ndjson') return format;
     if (format === 'json') return null;
     throw badRequest(`'format' must be one of csv, ndjson, json, got '${String(format)}'`);
   }
+  // No Accept (or anything) takes the first type, JSON, without building a negotiator.
+  const accept = ctx.get('accept');
+  if (accept === '' || accept === '*/*') return null;
   const accepted = ctx.accepts('application/json', 'text/csv', 'application/x-ndjson');
   return accepted === 'text/csv' ? 'csv' : accepted === 'application/x-ndjson' ? 'ndjson' : null;
 }

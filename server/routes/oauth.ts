@@ -41,7 +41,7 @@ export function oauthRoutes(services: Services, issuer: InternalIssuer): Router 
       oauthError(ctx, 400, 'invalid_request', 'client_id and client_secret are required');
       return;
     }
-    const grant = await issueAccessToken(services.store, issuer, id, secret);
+    const grant = await issueAccessToken(services.apiKeys, issuer, id, secret);
     if (!grant) {
       oauthError(ctx, 401, 'invalid_client', 'unknown client or wrong secret');
       return;

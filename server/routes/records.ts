@@ -2,7 +2,7 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import { readScope, getRecord } from '../../core/query/read.ts';
-import { parseReadRequest, parseReadRequestOnce, type QueryParams } from '../../core/query/parse-request.ts';
+import { parseReadRequestOnce, type QueryParams } from '../../core/query/parse-request.ts';
 import { aggregateRecords } from '../../core/query/aggregate.ts';
 import { parseAggregateRequest } from '../../core/query/aggregate-request.ts';
 import { createRecord, deleteRecord, updateRecord } from '../../core/write/records.ts';
@@ -46,7 +46,7 @@ export function recordRoutes(services: Services): Router {
     const p = params(ctx);
     const { runtime, policies } = await dataAccess(ctx, services, p.org, p.ws, true);
     const scope = readScope(runtime, runtime.entity(p.entity).name, policies.read);
-    const request = parseReadRequest(ctx.query as QueryParams);
+    const request = parseReadRequestOnce(ctx.querystring, () => ctx.query as QueryParams);
     ctx.body = { data: await createRecord(runtime.database, scope, policies.write, ctx.request.body, request) };
     ctx.status = 201;
   });
@@ -55,7 +55,7 @@ export function recordRoutes(services: Services): Router {
     const p = params(ctx);
     const { runtime, policies } = await dataAccess(ctx, services, p.org, p.ws, true);
     const scope = readScope(runtime, runtime.entity(p.entity).name, policies.read);
-    const request = parseReadRequest(ctx.query as QueryParams);
+    const request = parseReadRequestOnce(ctx.querystring, () => ctx.query as QueryParams);
     ctx.body = { data: await updateRecord(runtime.database, scope, policies.write, p.id, ctx.request.body, request) };
   });
 

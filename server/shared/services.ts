@@ -6,6 +6,7 @@ import type { DialectRegistry } from '../../dialects/dialect.ts';
 import type { OwnerLease } from '../../core/import/owner-lease.ts';
 import type { ImportObserver } from '../../core/import/index.ts';
 import type { AuthPlugin } from '../../plugins/auth/shared/auth-plugin.ts';
+import type { ApiKeyCache } from '../../plugins/auth/api-key/key-cache.ts';
 import type { InternalIssuer } from '../../plugins/auth/internal-oauth/internal-oauth-plugin.ts';
 import type { RequestLimiter } from '../../plugins/rate-limit/limiter.ts';
 
@@ -29,6 +30,8 @@ export interface Services {
   readonly workspaces: WorkspaceCache;
   readonly dialects: DialectRegistry;
   readonly authPlugins: readonly AuthPlugin[];
+  /** API keys as this instance checks them; revoking here drops from it (plugins/auth/api-key/key-cache.ts). */
+  readonly apiKeys: ApiKeyCache;
   /** The instance as an OAuth issuer (internal tokens). */
   readonly issuer: InternalIssuer;
   readonly logger: Logger;

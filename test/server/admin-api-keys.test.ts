@@ -43,6 +43,8 @@ describe('API key management', () => {
 
   it('DELETE revokes a key: 204, then the key is 401 at once and gone from the list', async () => {
     const { id, key } = await issue('doomed');
+    // Checked (and kept by this instance's key cache) before the revoke.
+    expect((await read(key)).status).toBe(200);
     expect((await read(key)).status).toBe(200);
     const res = await revoke(id);
     expect(res.status).toBe(204);
@@ -64,6 +66,16 @@ describe('API key management', () => {
     const refused = await read(token);
     expect(refused.status).toBe(401);
     expect(refused.body.error.code).toBe('UNAUTHORIZED');
+  });
+
+  it('the keys of a deleted workspace are refused at once (this instance keeps checked keys)', async () => {
+    const doomed = await pgliteTarget.provision(ws.service, false);
+    expect((await fetchJson(`${ws.url}/api/admin/v1/orgs/${ws.org}/workspaces`, 'POST', { token: ADMIN_TOKEN, body: { slug: 'doomed', database: doomed.database } })).status).toBe(201);
+    const { key } = await issue('doomed-key', 'doomed');
+    // Checked (and kept) twice: a valid key of another workspace is 403 on shop.
+    for (let i = 0; i < 2; i++) expect((await read(key)).status).toBe(403);
+    expect((await fetchJson(`${ws.url}/api/admin/v1/orgs/${ws.org}/workspaces/doomed`, 'DELETE', { token: ADMIN_TOKEN })).status).toBe(204);
+    expect((await read(key)).status).toBe(401);
   });
 
   it('an owner key may revoke a key of its own workspace, not of another', async () => {

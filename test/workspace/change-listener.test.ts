@@ -87,6 +87,26 @@ describe('ChangeListener', () => {
     await listener.close();
   });
 
+  it('a follower (the API key cache) is told the state when it follows, every change of it, and every notice', async () => {
+    const fake = fakeConnections();
+    const listener = new ChangeListener({ open: fake.open, target: recordingTarget(), backoff });
+    const told: string[] = [];
+    const follower = { hear: (notice: { kind: string }) => void told.push(notice.kind), setListening: (up: boolean) => void told.push(`listening ${up}`) };
+    listener.follow(follower);
+    await listener.start();
+    fake.send(`{"kind":"apiKey","id":"0123456789abcdef","workspaceId":"${WS}"}`);
+    fake.lose();
+    await until(() => listener.up);
+    await listener.close();
+    expect(told).toEqual(['listening false', 'listening true', 'apiKey', 'listening false', 'listening true', 'listening false']);
+    const late: string[] = [];
+    const running = new ChangeListener({ open: fakeConnections().open, target: recordingTarget(), backoff });
+    await running.start();
+    running.follow({ hear: () => undefined, setListening: (up) => void late.push(`listening ${up}`) });
+    expect(late).toEqual(['listening true']);
+    await running.close();
+  });
+
   it('a lost connection: the cache falls back at once, the listener reconnects (after failed tries) and the cache drops everything', async () => {
     const target = recordingTarget();
     const fake = fakeConnections();

@@ -3,9 +3,9 @@
  * short-lived ES256 JWT whose `iss` is the instance's issuer URL. Such tokens are owner credentials.
  */
 import { createLocalJWKSet, jwtVerify, SignJWT, errors } from 'jose';
-import type { ControlStore } from '../../../core/workspace/store.ts';
 import { ApiError } from '../../../core/errors.ts';
 import { apiKeyIsLive, verifyApiKey } from '../api-key/api-key-plugin.ts';
+import type { ApiKeySource } from '../api-key/key-cache.ts';
 import type { AuthPlugin, AuthRequest, Principal } from '../shared/auth-plugin.ts';
 import { CLOCK_TOLERANCE_SECONDS, looksLikeJwt, refuseFutureIssuedAt, unverifiedIssuer } from '../shared/jwt-shape.ts';
 import type { SigningKey } from './signing-key.ts';
@@ -25,8 +25,8 @@ export interface TokenGrant {
   expires_in: number;
 }
 
-export async function issueAccessToken(store: ControlStore, issuer: InternalIssuer, clientId: string, clientSecret: string): Promise<TokenGrant | null> {
-  const verified = await verifyApiKey(store, clientSecret);
+export async function issueAccessToken(keys: ApiKeySource, issuer: InternalIssuer, clientId: string, clientSecret: string): Promise<TokenGrant | null> {
+  const verified = await verifyApiKey(keys, clientSecret);
   if (!verified || verified.id !== clientId) return null;
   const token = await new SignJWT({ [WORKSPACE_CLAIM]: verified.workspaceId })
     .setProtectedHeader({ alg: 'ES256', kid: issuer.key.kid, typ: 'JWT' })
@@ -44,9 +44,9 @@ export function jwksDocument(issuer: InternalIssuer): { keys: unknown[] } {
 
 /**
  * A token is refused once the API key it was issued for is revoked (or its workspace deleted):
- * one primary-key lookup per request, as for the key itself.
+ * its key is checked through the same key cache as the key itself, under the same rule.
  */
-export function internalOAuthPlugin(issuer: InternalIssuer, store: ControlStore): AuthPlugin {
+export function internalOAuthPlugin(issuer: InternalIssuer, apiKeys: ApiKeySource): AuthPlugin {
   const keys = createLocalJWKSet(jwksDocument(issuer) as Parameters<typeof createLocalJWKSet>[0]);
   return {
     name: 'internal-oauth',
@@ -57,7 +57,7 @@ export function internalOAuthPlugin(issuer: InternalIssuer, store: ControlStore)
         refuseFutureIssuedAt(payload);
         const workspaceId = payload[WORKSPACE_CLAIM];
         if (typeof workspaceId !== 'string' || typeof payload.sub !== 'string') throw new ApiError('UNAUTHORIZED', 'invalid token');
-        if (!(await apiKeyIsLive(store, payload.sub, workspaceId))) throw new ApiError('UNAUTHORIZED', 'the API key this token was issued for has been revoked');
+        if (!(await apiKeyIsLive(apiKeys, payload.sub, workspaceId))) throw new ApiError('UNAUTHORIZED', 'the API key this token was issued for has been revoked');
         return { kind: 'owner', workspaceId, subject: payload.sub };
       } catch (error) {
         if (error instanceof ApiError) throw error;
