@@ -41,6 +41,8 @@ export interface ImportBenchResult {
   readonly baselineRssMb: number;
   /** Highest RSS sampled during the import minus the baseline: what the import itself holds. */
   readonly importGrowthMb: number;
+  /** CPU time (user + system) the service spent during the import, per row: steadier than rows/s on a loaded machine. */
+  readonly cpuMicrosPerRow: number;
   readonly bulk: BulkBenchResult;
 }
 
@@ -88,6 +90,12 @@ async function startChild(): Promise<{ child: ChildProcess; url: string }> {
     child.once('exit', (code) => reject(new Error(`the service exited with ${code}`)));
   });
   return { child, url };
+}
+
+/** User + system CPU seconds of a process so far (/proc/<pid>/stat fields 14 and 15, in clock ticks of 1/100 s). */
+function cpuSecondsOf(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 function rssOf(pid: number): { peakMb: number; nowMb: number } {
@@ -148,14 +156,17 @@ export async function benchImport(options: { rows?: number; bulkRows?: number; b
     const { apiKey, views } = await setUpWorkspace(url, database);
     const pid = child.pid ?? 0;
     const baseline = rssOf(pid);
+    const cpuBefore = cpuSecondsOf(pid);
     const run = await importOverHttp(url, apiKey, views.items ?? '', file, pid);
+    const cpuSeconds = cpuSecondsOf(pid) - cpuBefore;
     const peak = rssOf(pid);
     if (run.done.successCount !== rows) throw new Error(`expected ${rows} rows imported, got ${JSON.stringify(run.done)}`);
     const bulkTarget = { url, apiKey, view: views.bulkItems ?? '', database, rawTable: 'items_raw' };
     const bulk = await benchBulk(bulkTarget, { rows: options.bulkRows ?? 100_000, rounds: options.bulkRounds ?? 5 });
     return {
       rows, fileBytes: statSync(file).size, seconds: run.seconds, rowsPerSecond: rows / run.seconds,
-      peakRssMb: Math.max(peak.peakMb, run.peakMb), baselineRssMb: baseline.nowMb, importGrowthMb: Math.max(0, run.peakMb - baseline.nowMb), bulk,
+      peakRssMb: Math.max(peak.peakMb, run.peakMb), baselineRssMb: baseline.nowMb, importGrowthMb: Math.max(0, run.peakMb - baseline.nowMb),
+      cpuMicrosPerRow: (cpuSeconds * 1e6) / rows, bulk,
     };
   } finally {
     child.kill('SIGTERM');
@@ -170,6 +181,7 @@ export function formatImport(result: ImportBenchResult): string {
     `CSV import   ${f(result.rows)} rows, ${(result.fileBytes / 1e6).toFixed(1)} MB in ${result.seconds.toFixed(1)} s`,
     `  rows/s        ${f(result.rowsPerSecond).padStart(10)}   target ≥ ${f(IMPORT_TARGETS.rowsPerSecond)} (issue 19 item 4)   ${result.rowsPerSecond >= IMPORT_TARGETS.rowsPerSecond ? 'ok' : 'MISSED'}`,
     `  peak RSS      ${result.peakRssMb.toFixed(0).padStart(7)} MB   target ≤ ${IMPORT_TARGETS.peakRssMb} MB (issue 19 item 4)   ${result.peakRssMb <= IMPORT_TARGETS.peakRssMb ? 'ok' : 'MISSED'}   (whole service process, VmHWM)`,
+    `  service CPU   ${result.cpuMicrosPerRow.toFixed(1).padStart(9)} µs/row (user + system, whole process)`,
     `    service before the import ${result.baselineRssMb.toFixed(0)} MB (control store on PostgreSQL, as in production); growth during the import ${result.importGrowthMb.toFixed(0)} MB`,
     ...formatBulk(result.bulk),
   ];

@@ -2,7 +2,8 @@
  * The import pipeline (DESIGN §9): open the CSV, read the header and settle the mapping (problems
  * are a plain 400 before anything is imported), record a job, then stream batches of 500 through
  * the writer, one transaction each, reporting progress as NDJSON events. Parsing of the next batch
- * overlaps the write of the current one; at most two batches are in memory.
+ * overlaps the write of the current one, and the job-store record of a batch overlaps the write of
+ * the next; at most two batches are in memory (and the rejected rows of a third).
  */
 import type { ViewRecord } from '../workspace/types.ts';
 import type { WorkspaceRuntime } from '../workspace/runtime.ts';
@@ -11,13 +12,13 @@ import type { ReadScope } from '../query/plan.ts';
 import { readScope } from '../query/read.ts';
 import { readConflictOptions } from '../write/bulk-request.ts';
 import { migrationBlocksWrites, type WritePolicy } from '../write/records.ts';
-import { batchesOf, type Batch } from './batches.ts';
+import { batchesOf, type Batch, type SourceRow } from './batches.ts';
 import { openCsv, type CsvRecord } from './csv-source.ts';
-import type { FailedBatch, ImportJobStore, JobCounts, JobOptions, JobRecord } from './job-store.ts';
+import type { BatchRecord, FailedBatch, ImportJobStore, JobCounts, JobOptions, JobRecord } from './job-store.ts';
 import { autoMapping, checkMapping, explicitMapping, importableColumns, positionalMapping, type ImportMapping } from './mapping.ts';
 import { dropMarkers, ensureMarkerTable, MARKER_TABLE, readMarkers, type BatchMarker } from './markers.ts';
 import type { ImportOptions } from './options.ts';
-import { recheckBatch, writeBatch, type BatchWriter } from './write-batch.ts';
+import { recheckBatch, writeBatch, type BatchWriter, type RowProblem } from './write-batch.ts';
 
 export type ImportEvent =
   | { event: 'started'; jobId: string; mapping: Record<string, string>; skippedColumns: string[] }
@@ -123,6 +124,12 @@ class ImportRun {
   private readonly resuming: boolean;
   /** Batches committed in the workspace database but not recorded (the service died or lost the answer). */
   private unrecorded = new Map<number, BatchMarker>();
+  /**
+   * The job-store record of the last written batch, in flight while the next batch is written:
+   * its marker already says it committed, so a record that never lands is adopted on resume.
+   * Settles to the error that stopped it, if any; records go one at a time, in batch order.
+   */
+  private recording: Promise<unknown> = Promise.resolve(null);
 
   constructor(
     private readonly ctx: ImportContext,
@@ -184,12 +191,15 @@ class ImportRun {
         pending = this.process(batch, emit).then(() => null, (error: unknown) => error);
       }
       await this.rethrow(pending);
+      await this.rethrow(this.recording);
       if (seen < skipThrough) throw badRequest(`the file has fewer rows than the ${skipThrough} batch(es) already imported; resume needs the same file`);
       await this.ctx.jobs.finishJob(this.jobId, 'DONE', this.totals);
       await dropMarkers(this.writer.database, this.jobId).catch((e: unknown) => this.ctx.logError(e));
       emit({ event: 'done', jobId: this.jobId, ...this.counts(), failedBatches: await this.ctx.jobs.failedBatches(this.jobId) });
     } catch (error) {
       await pending;
+      // The job's final counts must not be overwritten by a record still on its way.
+      await this.recording;
       await this.stop(error, emit);
     } finally {
       clearInterval(heartbeat);
@@ -223,10 +233,21 @@ class ImportRun {
     const outcome = await writeBatch(this.writer, batch);
     this.add(batch, outcome);
     this.ctx.observer?.batchWritten({ success: outcome.successCount, failure: outcome.failureCount, skipped: outcome.skippedCount });
-    const t = this.totals;
     const record = { batch: batch.batch, fromRow: batch.fromRow, toRow: batch.toRow, fingerprint: batch.fingerprint, ...(outcome.failure ? { failure: outcome.failure } : {}) };
-    await this.ctx.jobs.recordBatch(this.jobId, record, outcome.rejected, outcome.problems, t);
-    emit({ event: 'progress', batch: batch.batch, batchesDone: t.batchesDone, rowsRead: batch.toRow, successCount: t.successCount, errorCount: t.failureCount });
+    await this.record(batch, record, outcome.rejected, outcome.problems, emit);
+  }
+
+  /**
+   * Records the batch in the job store and then reports its progress, off the write path: the
+   * next batch is written meanwhile. Waits only for the previous record (one in flight at most).
+   */
+  private async record(batch: Batch, record: BatchRecord, rejected: SourceRow[], problems: RowProblem[], emit: (event: ImportEvent) => void): Promise<void> {
+    await this.rethrow(this.recording);
+    const t = { ...this.totals };
+    this.recording = this.ctx.jobs.recordBatch(this.jobId, record, rejected, problems, t).then(() => {
+      emit({ event: 'progress', batch: batch.batch, batchesDone: t.batchesDone, rowsRead: batch.toRow, successCount: t.successCount, errorCount: t.failureCount });
+      return null;
+    }, (error: unknown) => error);
   }
 
   /**
@@ -238,9 +259,7 @@ class ImportRun {
     this.checkSameFile(batch, marker.fingerprint);
     const { problems, rejected } = recheckBatch(this.writer, batch);
     this.add(batch, marker);
-    const t = this.totals;
-    await this.ctx.jobs.recordBatch(this.jobId, { batch: batch.batch, fromRow: batch.fromRow, toRow: batch.toRow, fingerprint: batch.fingerprint }, rejected, problems, t);
-    emit({ event: 'progress', batch: batch.batch, batchesDone: t.batchesDone, rowsRead: batch.toRow, successCount: t.successCount, errorCount: t.failureCount });
+    await this.record(batch, { batch: batch.batch, fromRow: batch.fromRow, toRow: batch.toRow, fingerprint: batch.fingerprint }, rejected, problems, emit);
   }
 
   private add(batch: Batch, outcome: { successCount: number; failureCount: number; skippedCount: number }): void {
