@@ -31,9 +31,13 @@ export interface Batch {
   readonly fingerprint: string;
 }
 
+/**
+ * One hash update per row, not one per part: the bytes hashed, and so the digests that jobs
+ * already recorded, are the same (decoded fields hold no lone surrogate to pair across parts).
+ */
 function fingerprintOf(rows: readonly SourceRow[]): string {
   const hash = createHash('sha1');
-  for (const row of rows) hash.update(row.fields.join('\u001f')).update(row.problem ?? '').update(row.emptyQuoted?.join(',') ?? '').update('\u001e');
+  for (const row of rows) hash.update(`${row.fields.join('\u001f')}${row.problem ?? ''}${row.emptyQuoted?.join(',') ?? ''}\u001e`);
   return hash.digest('base64');
 }
 
