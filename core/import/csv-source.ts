@@ -165,26 +165,30 @@ function waitDrain(parser: Parser): Promise<void> {
  * that is not UTF-8 is caught instead of silently becoming U+FFFD. NUL is refused too: the
  * job store (PostgreSQL text/jsonb) and most columns cannot hold it.
  */
-function decodeRecord(raw: readonly RawField[]): { fields: string[]; problem?: string; emptyQuoted?: number[] } {
+function decodeRecord(raw: readonly RawField[], line: number): CsvRecord {
   const fields: string[] = [];
-  const emptyQuoted: number[] = [];
+  let emptyQuoted: number[] | undefined;
   let problem: string | undefined;
-  raw.forEach((bytes, index) => {
+  for (let index = 0; index < raw.length; index++) {
+    const bytes = raw[index] as RawField;
     if (bytes === EMPTY_QUOTED) {
-      emptyQuoted.push(index);
+      (emptyQuoted ??= []).push(index);
       fields.push('');
-      return;
+      continue;
     }
     const buffer = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
     let text = buffer.toString('utf8');
-    if (!isUtf8(buffer)) problem ??= `field ${index + 1} is not valid UTF-8; the invalid bytes are shown as U+FFFD in rejections.csv`;
+    // Bytes that are not UTF-8 decode to U+FFFD: only then (or for a U+FFFD in the file) are the bytes checked.
+    if (text.includes(REPLACEMENT) && !isUtf8(buffer)) problem ??= `field ${index + 1} is not valid UTF-8; the invalid bytes are shown as U+FFFD in rejections.csv`;
     if (text.includes('\0')) {
       problem ??= `field ${index + 1} contains a NUL character; it is shown as U+FFFD in rejections.csv`;
       text = text.replaceAll('\0', REPLACEMENT);
     }
     fields.push(text);
-  });
-  return { fields, ...(problem === undefined ? {} : { problem }), ...(emptyQuoted.length > 0 ? { emptyQuoted } : {}) };
+  }
+  // The usual record is built in one step, without spreading optional parts.
+  if (problem === undefined && emptyQuoted === undefined) return { fields, line };
+  return { fields, line, ...(problem === undefined ? {} : { problem }), ...(emptyQuoted === undefined ? {} : { emptyQuoted }) };
 }
 
 function recordBytes(raw: readonly RawField[]): number {
@@ -213,10 +217,9 @@ async function* records(parser: Parser): AsyncGenerator<CsvRecord, void, undefin
     for await (const raw of parser as AsyncIterable<RawField[]>) {
       // csv-parse counts a record's size only for text fields; with bytes it bounds each field alone.
       if (recordBytes(raw) > MAX_RECORD_BYTES) throw malformed({ code: 'CSV_MAX_RECORD_SIZE', lines: line });
-      const decoded = decodeRecord(raw);
-      const start = line;
+      const decoded = decodeRecord(raw, line);
       line += 1 + lineBreaks(decoded.fields);
-      if (!isBlank(decoded.fields) || decoded.emptyQuoted) yield { ...decoded, line: start };
+      if (!isBlank(decoded.fields) || decoded.emptyQuoted) yield decoded;
     }
   } catch (error) {
     if (error instanceof ApiError) throw error;

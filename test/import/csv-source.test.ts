@@ -70,3 +70,16 @@ describe('CSV source', () => {
     await expect(viaSource('a,b\r\n1,2\r\n3,"x"y\r\n', 64)).rejects.toThrow(/near line 3/);
   });
 });
+
+describe('bytes that are not UTF-8', () => {
+  it('are a problem of their record; a U+FFFD written in the file is plain text', async () => {
+    const bytes = Buffer.concat([Buffer.from('a,\uFFFD ok\nb,'), Buffer.from([0xff, 0x41]), Buffer.from('\n')]);
+    const source = await openCsv(Readable.from([bytes]), { delimiter: ',' });
+    const out: CsvRecord[] = [];
+    for await (const record of source.records) out.push(record);
+    expect(out.map((r) => [r.fields, r.problem])).toEqual([
+      [['a', '\uFFFD ok'], undefined],
+      [['b', '\uFFFDA'], 'field 2 is not valid UTF-8; the invalid bytes are shown as U+FFFD in rejections.csv'],
+    ]);
+  });
+});
