@@ -7,6 +7,7 @@ import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, startWorkspace, type TestWorkspace } from '../support/harness.ts';
 import { vendorsToRun } from '../support/vendors.ts';
+import { pollUntil } from '../support/poll.ts';
 
 const vendors = (await vendorsToRun()).filter((v) => v.name === 'postgres' || v.name === 'mariadb');
 
@@ -28,15 +29,6 @@ async function exportStatements(ws: TestWorkspace): Promise<number> {
     ? await ws.db.query(`SELECT COUNT(*) AS n FROM information_schema.PROCESSLIST WHERE INFO LIKE '%${TABLE}%' AND INFO NOT LIKE '%PROCESSLIST%'`)
     : await ws.db.query(`SELECT COUNT(*) AS n FROM pg_stat_activity WHERE query LIKE '%${TABLE}%' AND query NOT LIKE '%pg_stat_activity%' AND state <> 'idle'`);
   return Number(rows[0]?.n ?? 0);
-}
-
-async function poll(check: () => Promise<boolean>, deadlineMs: number): Promise<boolean> {
-  const end = Date.now() + deadlineMs;
-  for (;;) {
-    if (await check()) return true;
-    if (Date.now() > end) return false;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 /** Opens the export, waits for its first chunk, and returns a function that drops the connection. */
@@ -69,8 +61,8 @@ describe.each(vendors)('export disconnect on $name', (target) => {
     const opened = await openExport(ws, ws.records(`/${TABLE}?format=${format}&sort=id`));
     expect(opened.bytes).toBeGreaterThan(0);
     // The export is held open by backpressure, not finished: its statement is still on the server.
-    expect(await poll(async () => (await exportStatements(ws)) > 0, 2000)).toBe(true);
+    expect(await pollUntil(async () => (await exportStatements(ws)) > 0, 2000)).toBe(true);
     opened.drop();
-    expect(await poll(async () => (await exportStatements(ws)) === 0, 5000)).toBe(true);
+    expect(await pollUntil(async () => (await exportStatements(ws)) === 0, 5000)).toBe(true);
   });
 });

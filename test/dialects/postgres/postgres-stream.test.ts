@@ -7,20 +7,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPgDriver } from '../../../dialects/postgres/postgres-driver.ts';
 import type { Driver } from '../../../dialects/dialect.ts';
+import { pollUntil } from '../../support/poll.ts';
 
 const PG_URL = process.env.PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 /** A marker in the statement text, so pg_stat_activity finds this test's statement only. */
 const MARKER = `stream_test_${process.pid}`;
-
-async function poll(check: () => Promise<boolean>, deadlineMs: number): Promise<boolean> {
-  const end = Date.now() + deadlineMs;
-  for (;;) {
-    if (await check()) return true;
-    if (Date.now() > end) return false;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 describe('PostgreSQL export stream', () => {
   let driver: Driver;
@@ -69,7 +61,7 @@ describe('PostgreSQL export stream', () => {
       // Backpressure holds the statement open on the server while the batch is not taken.
       expect(await running()).toBe(1);
       await iterator.return?.();
-      expect(await poll(async () => (await running()) === 0, 5000)).toBe(true);
+      expect(await pollUntil(async () => (await running()) === 0, 5000)).toBe(true);
     }
     // Four abandoned streams on a pool of three: each gave its slot back.
     expect(driver.poolStats?.().waiting ?? 0).toBe(0);
