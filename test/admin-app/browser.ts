@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AxeBuilder } from '@axe-core/playwright';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { ADMIN_TOKEN, startWorkspace, type TestWorkspace } from '../support/harness.ts';
 import type { VendorTarget } from '../support/vendors.ts';
 
@@ -115,7 +115,30 @@ export async function expectAccessible(page: Page, screen: string): Promise<void
 }
 
 /** A workspace on `target`, Chromium, and a page signed in with the admin token: what most suites start from. */
-export async function startSignedIn(target: VendorTarget): Promise<{ ws: TestWorkspace; browser: Browser; page: Page }> {
+export interface SignedIn {
+  readonly ws: TestWorkspace;
+  readonly page: Page;
+}
+
+/**
+ * A suite's signed-in page: started before its tests, handed to `use`, closed after them; with a
+ * `label`, the suite's duration is logged (the browser suites are the slow part of CI).
+ */
+export function signedInForSuite(target: VendorTarget, use: (session: SignedIn) => void, label?: string): void {
+  const started = performance.now();
+  let session: { ws: TestWorkspace; browser: Browser; page: Page } | undefined;
+  beforeAll(async () => {
+    session = await startSignedIn(target);
+    use(session);
+  });
+  afterAll(async () => {
+    await session?.browser.close();
+    await session?.ws.close();
+    if (label) console.log(`admin-app ${label} suite on ${target.name}: ${Math.round(performance.now() - started)} ms`);
+  });
+}
+
+async function startSignedIn(target: VendorTarget): Promise<{ ws: TestWorkspace; browser: Browser; page: Page }> {
   ensureBuilt();
   const [ws, browser] = await Promise.all([startWorkspace(target), launch()]);
   const { page } = await openPage(browser);

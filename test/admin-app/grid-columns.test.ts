@@ -5,12 +5,12 @@
  * previewed, reorder from the keyboard, the new order in the grid). One workspace per vendor; the
  * scenarios run in order on it. Screenshots go to test/admin-app/output/<vendor>-….
  */
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import type { TestWorkspace } from '../support/harness.ts';
 import { mariadbTarget } from '../support/mysql-target.ts';
 import { pgliteTarget, postgresTarget, vendorsToRun } from '../support/vendors.ts';
-import { browserAvailable, expectAccessible, screenshot, startSignedIn } from './browser.ts';
+import { browserAvailable, expectAccessible, screenshot, signedInForSuite } from './browser.ts';
 
 const run = browserAvailable();
 // Without Chromium the suite is listed as skipped (one placeholder vendor), not absent.
@@ -20,18 +20,8 @@ const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 20_
 
 describe.runIf(run).each(vendors)('admin application data grid and columns on $name', { timeout: 120_000 }, (target) => {
   let ws: TestWorkspace;
-  let browser: Browser;
   let page: Page;
-  const started = performance.now();
-
-  beforeAll(async () => {
-    ({ ws, browser, page } = await startSignedIn(target));
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await ws?.close();
-    console.log(`admin-app grid and columns suite on ${target.name}: ${Math.round(performance.now() - started)} ms`);
-  });
+  signedInForSuite(target, (s) => ({ ws, page } = s), 'grid and columns');
 
   it('screen 2: sorts by header, filters, marks the where error at its position, creates, edits and deletes a row', async () => {
     await page.goto(`${ws.url}/admin/#/w/${ws.org}/${ws.ws}/data/orders`);

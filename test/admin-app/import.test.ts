@@ -9,13 +9,13 @@
 import { mkdtemp, readFile, rm, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, type TestWorkspace } from '../support/harness.ts';
 import { mariadbTarget } from '../support/mysql-target.ts';
 import { pgliteTarget, postgresTarget, vendorsToRun } from '../support/vendors.ts';
 import { interruptedImport, viewUuidOf } from '../import/helpers.ts';
-import { browserAvailable, expectAccessible, screenshot, startSignedIn } from './browser.ts';
+import { browserAvailable, expectAccessible, screenshot, signedInForSuite } from './browser.ts';
 
 const run = browserAvailable();
 // Without Chromium the suite is listed as skipped (one placeholder vendor), not absent.
@@ -29,18 +29,8 @@ const CSV = [HEADER, GOOD[0], BAD[0], ...GOOD.slice(1, 5), BAD[1], ...GOOD.slice
 
 describe.runIf(run).each(vendors)('admin application import wizard on $name', { timeout: 120_000 }, (target) => {
   let ws: TestWorkspace;
-  let browser: Browser;
   let page: Page;
-  const started = performance.now();
-
-  beforeAll(async () => {
-    ({ ws, browser, page } = await startSignedIn(target));
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await ws?.close();
-    console.log(`admin-app import suite on ${target.name}: ${Math.round(performance.now() - started)} ms`);
-  });
+  signedInForSuite(target, (s) => ({ ws, page } = s), 'import');
 
   it('imports a CSV with bad rows: mapping shown, progress to the end, counts and the rejections file match', async () => {
     await page.goto(`${ws.url}/admin/#/w/${ws.org}/${ws.ws}/import/customers`);

@@ -2,12 +2,12 @@
  * Screen 1 against real database servers (issue 17): a workspace created in the UI on a
  * PostgreSQL or MariaDB database of its own, then its drift shown after an ALTER TABLE.
  */
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, type TestWorkspace } from '../support/harness.ts';
 import { mariadbTarget } from '../support/mysql-target.ts';
 import { postgresTarget, vendorsToRun } from '../support/vendors.ts';
-import { browserAvailable, expectAccessible, screenshot, startSignedIn } from './browser.ts';
+import { browserAvailable, expectAccessible, screenshot, signedInForSuite } from './browser.ts';
 
 const run = browserAvailable();
 const vendors = run ? await vendorsToRun([postgresTarget, mariadbTarget]) : [];
@@ -18,16 +18,8 @@ if (vendors.length === 0) describe.skip('admin application workspace drift (need
 
 describe.runIf(run && vendors.length > 0).each(vendors)('admin application workspace drift on $name', { timeout: 90_000 }, (target) => {
   let ws: TestWorkspace;
-  let browser: Browser;
   let page: Page;
-
-  beforeAll(async () => {
-    ({ ws, browser, page } = await startSignedIn(target));
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await ws?.close();
-  });
+  signedInForSuite(target, (s) => ({ ws, page } = s));
 
   it('creates a workspace on the database in the form, then shows the drift of an ALTER TABLE', async () => {
     const database = ws.db.database as { vendor: string; url: string; schema?: string };
