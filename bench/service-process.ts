@@ -67,7 +67,11 @@ async function usage(child: ChildProcess, request: ChildRequest): Promise<Servic
  * (`controlDatabase` apart when two children run side by side).
  */
 export async function startServiceProcess(databaseUrl: string, compiled: string | null, controlDatabase = 'wdapi_bench_export_control'): Promise<ServiceProcess> {
-  const execArgv = compiled ? ['--expose-gc'] : ['--import', 'tsx', '--expose-gc'];
+  // BENCH_CPU_PROF=<dir>: the child writes a CPU profile there when it exits (for looking, not for figures).
+  const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  // BENCH_PERF=1: the child writes /tmp/perf-<pid>.map, so `perf record -p <pid>` names JavaScript frames.
+  if (process.env.BENCH_PERF) profile.push('--perf-basic-prof', '--interpreted-frames-native-stack');
+  const execArgv = [...(compiled ? [] : ['--import', 'tsx']), '--expose-gc', ...profile];
   const child = fork(compiled ?? TS_CHILD, [], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const started = nextReply(child);
   child.send({ kind: 'start', databaseUrl, controlDatabase } satisfies ChildRequest);
