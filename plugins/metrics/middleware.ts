@@ -16,13 +16,11 @@ function routeOf(ctx: Context): string {
 /** Sits outside the error middleware, so the status is the one the client gets. */
 export function requestMetrics(metrics: ServiceMetrics) {
   return async (ctx: Context, next: Next): Promise<void> => {
-    const stop = metrics.httpDuration.startTimer();
+    const started = performance.now();
     try {
       await next();
     } finally {
-      const labels = { method: ctx.method, route: routeOf(ctx), status: String(ctx.status) };
-      stop(labels);
-      metrics.httpRequests.inc(labels);
+      metrics.requests.record(ctx.method, routeOf(ctx), ctx.status, (performance.now() - started) / 1000);
     }
   };
 }

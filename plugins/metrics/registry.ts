@@ -2,12 +2,14 @@
  * The service's Prometheus metrics (DESIGN §16), one registry per service so that several
  * services in one process (tests) keep their own counts.
  */
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
+import { registerRequestMetrics, RequestTally, type TallyMetric } from './request-tally.ts';
 
 export interface ServiceMetrics {
   readonly registry: Registry;
-  readonly httpRequests: Counter<'method' | 'route' | 'status'>;
-  readonly httpDuration: Histogram<'method' | 'route' | 'status'>;
+  /** Counts and times every request; http_requests_total and http_request_duration_seconds read it. */
+  readonly requests: RequestTally;
+  readonly httpDuration: TallyMetric;
   /** Workspace runtime lookups: `hit` from the cache, `miss` went to the control store. */
   readonly cacheLookups: Counter<'result'>;
   readonly changeNotices: Counter;
@@ -26,10 +28,11 @@ export function createServiceMetrics(): ServiceMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const registers = [registry];
+  const requests = new RequestTally(DURATION_BUCKETS);
   return {
     registry,
-    httpRequests: new Counter({ name: 'http_requests_total', help: 'HTTP requests by method, route template and status', labelNames: ['method', 'route', 'status'], registers }),
-    httpDuration: new Histogram({ name: 'http_request_duration_seconds', help: 'HTTP request duration by method, route template and status', labelNames: ['method', 'route', 'status'], buckets: DURATION_BUCKETS, registers }),
+    requests,
+    httpDuration: registerRequestMetrics(registry, requests).duration,
     cacheLookups: new Counter({ name: 'wdapi_workspace_cache_lookups_total', help: 'Workspace runtime lookups; result=hit answered from the cache, miss went to the control store', labelNames: ['result'], registers }),
     changeNotices: new Counter({ name: 'wdapi_change_notifications_received_total', help: 'Control-store change notifications heard on LISTEN/NOTIFY', registers }),
     importBatches: new Counter({ name: 'wdapi_import_batches_total', help: 'CSV import batches written', registers }),

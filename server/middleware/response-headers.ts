@@ -9,10 +9,11 @@ import type { Lifecycle } from '../shared/services.ts';
 
 export function responseHeaders(lifecycle: Lifecycle): Middleware {
   return async (ctx: Context, next: Next): Promise<void> => {
-    ctx.set('X-Content-Type-Options', 'nosniff');
-    ctx.set('Cache-Control', 'no-store');
+    // Fixed, valid headers go straight to Node (Koa's ctx.set normalises and checks each value again).
+    ctx.res.setHeader('X-Content-Type-Options', 'nosniff');
+    ctx.res.setHeader('Cache-Control', 'no-store');
     // While draining, clients are told not to reuse the connection: the next request goes elsewhere.
-    if (lifecycle.draining) ctx.set('Connection', 'close');
+    if (lifecycle.draining) ctx.res.setHeader('Connection', 'close');
     await next();
   };
 }
