@@ -1,5 +1,5 @@
 /** createApp: the Koa application with its middleware and routes, no listening. */
-import Router from '@koa/router';
+import Router, { type RouterMiddleware } from '@koa/router';
 import Koa from 'koa';
 import { adminAppMiddleware } from '../plugins/admin-app/serve.ts';
 import { requestMetrics } from '../plugins/metrics/middleware.ts';
@@ -36,6 +36,19 @@ export interface AppOptions {
   readonly adminApp?: boolean;
 }
 
+/** Every route of openApiRoutes and recordRoutes starts with this, and no other route does. */
+const DATA_API_PREFIX = '/api/v1/';
+
+/** One router holding the routes of `routers` (a single dispatch instead of one per module), with 405/501 answers. */
+function routerOf(routers: readonly Router[]): RouterMiddleware {
+  const root = new Router();
+  for (const router of routers) root.use(router.routes());
+  const routes = root.routes();
+  const allowedMethods = root.allowedMethods();
+  // As app.use(routes) then app.use(allowedMethods): the second runs only when no route answered.
+  return (ctx, next) => routes(ctx, () => allowedMethods(ctx, next));
+}
+
 export function createApp(services: Services, options: AppOptions = {}): Koa {
   const app = new Koa();
   app.proxy = options.trustProxy ?? process.env.TRUST_PROXY === 'true';
@@ -52,9 +65,10 @@ export function createApp(services: Services, options: AppOptions = {}): Koa {
   app.use(errorMiddleware());
   if (services.rateLimiter) app.use(rateLimitMiddleware(services.rateLimiter));
   if (options.adminApp ?? true) app.use(adminAppMiddleware());
-  // One router holding every route: a single dispatch per request instead of one per module.
-  const root = new Router();
-  for (const router of [
+  // The data API (/api/v1/…) has its own router: its requests, nearly all of the load, are matched
+  // against its few routes instead of every route of the service (a regular expression each).
+  const dataApi = routerOf([openApiRoutes(services), recordRoutes(services)]);
+  const others = routerOf([
     healthRoutes(services),
     ...(metrics ? [metricsRoutes(metrics, options.metricsToken, () => recordPools(metrics, services.workspaces))] : []),
     adminRoutes(services),
@@ -65,12 +79,8 @@ export function createApp(services: Services, options: AppOptions = {}): Koa {
     bulkRoutes(services),
     importRoutes(services),
     viewDataRoutes(services),
-    openApiRoutes(services),
-    recordRoutes(services),
-  ]) {
-    root.use(router.routes());
-  }
-  app.use(root.routes());
-  app.use(root.allowedMethods());
+  ]);
+  const byPrefix: RouterMiddleware = (ctx, next) => (ctx.path.startsWith(DATA_API_PREFIX) ? dataApi : others)(ctx, next);
+  app.use(byPrefix);
   return app;
 }
