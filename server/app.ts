@@ -57,14 +57,12 @@ export function createApp(services: Services, options: AppOptions = {}): Koa {
   app.maxIpsCount = 1;
   app.silent = true;
   app.use(responseHeaders(services.lifecycle));
-  app.use(requestLog(services.logger));
   const metrics = options.metrics;
-  if (metrics) app.use(requestMetrics(metrics));
+  app.use(requestLog(services.logger, metrics ? [requestMetrics(metrics)] : []));
   const cors = corsFor(options.corsOrigins ?? []);
   if (cors) app.use(cors);
   app.use(errorMiddleware());
   if (services.rateLimiter) app.use(rateLimitMiddleware(services.rateLimiter));
-  if (options.adminApp ?? true) app.use(adminAppMiddleware());
   // The data API (/api/v1/…) has its own router: its requests, nearly all of the load, are matched
   // against its few routes instead of every route of the service (a regular expression each).
   const dataApi = routerOf([openApiRoutes(services), recordRoutes(services)]);
@@ -80,7 +78,10 @@ export function createApp(services: Services, options: AppOptions = {}): Koa {
     importRoutes(services),
     viewDataRoutes(services),
   ]);
-  const byPrefix: RouterMiddleware = (ctx, next) => (ctx.path.startsWith(DATA_API_PREFIX) ? dataApi : others)(ctx, next);
+  // The admin application's files are looked for only off the data API's paths.
+  const admin = (options.adminApp ?? true) ? adminAppMiddleware() : undefined;
+  const elsewhere: RouterMiddleware = admin ? (ctx, next) => admin(ctx, () => others(ctx, next)) : others;
+  const byPrefix: RouterMiddleware = (ctx, next) => (ctx.path.startsWith(DATA_API_PREFIX) ? dataApi : elsewhere)(ctx, next);
   app.use(byPrefix);
   return app;
 }

@@ -3,7 +3,7 @@
  * router matched) keeps the label set small; a path no route matched gets one fixed label, so
  * scanners cannot grow the series without bound.
  */
-import type { Context, Next } from 'koa';
+import type { Context } from 'koa';
 import type { ServiceMetrics } from './registry.ts';
 
 export const UNMATCHED_ROUTE = '(unmatched)';
@@ -13,14 +13,12 @@ function routeOf(ctx: Context): string {
   return typeof matched === 'string' ? matched : UNMATCHED_ROUTE;
 }
 
-/** Sits outside the error middleware, so the status is the one the client gets. */
+/**
+ * Told by the request log when a request ends (the response finished or the connection closed),
+ * with the status the client got; the time runs to the last byte of a streamed answer.
+ */
 export function requestMetrics(metrics: ServiceMetrics) {
-  return async (ctx: Context, next: Next): Promise<void> => {
-    const started = performance.now();
-    try {
-      await next();
-    } finally {
-      metrics.requests.record(ctx.method, routeOf(ctx), ctx.status, (performance.now() - started) / 1000);
-    }
+  return (end: { ctx: Context; status: number; seconds: number }): void => {
+    metrics.requests.record(end.ctx.method, routeOf(end.ctx), end.status, end.seconds);
   };
 }

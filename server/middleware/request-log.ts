@@ -4,25 +4,36 @@
  * streamed answer (an import's NDJSON events) is timed to its end, not to its first byte.
  * Levels: 5xx `error` (the service failed), 503 `warn` (a dependency is down, the client may retry),
  * everything else `info` (4xx are the client's doing).
+ *
+ * Not an async function: it only registers what runs at the end, so a request pays no promise
+ * and no await for it. Others that want the end of every request (metrics) are told by the same
+ * listener instead of wrapping the request in a middleware of their own.
  */
 import { randomUUID } from 'node:crypto';
-import type { Context, Next } from 'koa';
+import type { Context, Middleware } from 'koa';
 import type { Logger } from 'pino';
 
 type Level = 'error' | 'warn' | 'info';
+
+/** What every request ends with; `status` is the one the client got (or would have got). */
+export interface RequestEnd {
+  readonly ctx: Context;
+  readonly status: number;
+  readonly seconds: number;
+}
+
+export type RequestEndObserver = (end: RequestEnd) => void;
 
 function levelOf(status: number): Level {
   if (status === 503) return 'warn';
   return status >= 500 ? 'error' : 'info';
 }
 
-function writeLine(logger: Logger, ctx: Context, requestId: string, started: bigint): void {
-  const status = ctx.res.headersSent ? ctx.res.statusCode : ctx.status;
+function writeLine(logger: Logger, ctx: Context, requestId: string, status: number, seconds: number): void {
   const level = levelOf(status);
   // A level the logger drops costs nothing more than this check (a silent logger in benches and tests).
   if (!logger.isLevelEnabled(level)) return;
-  const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
-  const line: Record<string, unknown> = { requestId, method: ctx.method, path: ctx.path, status, durationMs: Math.round(durationMs * 100) / 100 };
+  const line: Record<string, unknown> = { requestId, method: ctx.method, path: ctx.path, status, durationMs: Math.round(seconds * 100_000) / 100 };
   // A response that never finished: the client went away or the connection was cut mid-stream.
   if (!ctx.res.writableFinished) line.aborted = true;
   const error: unknown = ctx.state.error ?? ctx.state.errorCause;
@@ -30,15 +41,20 @@ function writeLine(logger: Logger, ctx: Context, requestId: string, started: big
   logger[level](line, ctx.state.error ? 'request failed' : 'request');
 }
 
-export function requestLog(logger: Logger) {
-  return async (ctx: Context, next: Next): Promise<void> => {
-    const started = process.hrtime.bigint();
+export function requestLog(logger: Logger, observers: readonly RequestEndObserver[] = []): Middleware {
+  return (ctx, next) => {
+    const started = performance.now();
     const requestId = randomUUID();
     ctx.state.requestId = requestId;
     // Straight to Node: Koa's ctx.set normalises and re-checks what is a fixed, valid header here.
     ctx.res.setHeader('X-Request-Id', requestId);
     // 'close' follows 'finish' in every case and also comes when the connection is cut.
-    ctx.res.once('close', () => writeLine(logger, ctx, requestId, started));
-    await next();
+    ctx.res.once('close', () => {
+      const status = ctx.res.headersSent ? ctx.res.statusCode : ctx.status;
+      const seconds = (performance.now() - started) / 1000;
+      writeLine(logger, ctx, requestId, status, seconds);
+      for (const observe of observers) observe({ ctx, status, seconds });
+    });
+    return next();
   };
 }

@@ -7,14 +7,15 @@ import cors from '@koa/cors';
 import type { Context, Middleware, Next } from 'koa';
 import type { Lifecycle } from '../shared/services.ts';
 
+/** Not an async function: it sets headers and hands on, with no promise of its own. */
 export function responseHeaders(lifecycle: Lifecycle): Middleware {
-  return async (ctx: Context, next: Next): Promise<void> => {
+  return (ctx: Context, next: Next) => {
     // Fixed, valid headers go straight to Node (Koa's ctx.set normalises and checks each value again).
     ctx.res.setHeader('X-Content-Type-Options', 'nosniff');
     ctx.res.setHeader('Cache-Control', 'no-store');
     // While draining, clients are told not to reuse the connection: the next request goes elsewhere.
     if (lifecycle.draining) ctx.res.setHeader('Connection', 'close');
-    await next();
+    return next();
   };
 }
 
