@@ -5,8 +5,8 @@ import type { ServiceMetrics } from './registry.ts';
 
 export function cacheObserver(metrics: ServiceMetrics): CacheObserver {
   return {
-    hit: () => metrics.cacheLookups.inc({ result: 'hit' }),
-    miss: () => metrics.cacheLookups.inc({ result: 'miss' }),
+    hit: () => void (metrics.pendingLookups.hit += 1),
+    miss: () => void (metrics.pendingLookups.miss += 1),
   };
 }
 

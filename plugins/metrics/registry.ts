@@ -12,6 +12,8 @@ export interface ServiceMetrics {
   readonly httpDuration: TallyMetric;
   /** Workspace runtime lookups: `hit` from the cache, `miss` went to the control store. */
   readonly cacheLookups: Counter<'result'>;
+  /** Lookups since the last scrape, added to cacheLookups when scraped (one per request: a plain count is cheaper than inc). */
+  readonly pendingLookups: { hit: number; miss: number };
   readonly changeNotices: Counter;
   readonly importBatches: Counter;
   /** Import rows by outcome: success, failure, skipped. */
@@ -29,11 +31,25 @@ export function createServiceMetrics(): ServiceMetrics {
   collectDefaultMetrics({ register: registry });
   const registers = [registry];
   const requests = new RequestTally(DURATION_BUCKETS);
+  const pendingLookups = { hit: 0, miss: 0 };
+  const cacheLookups = new Counter({
+    name: 'wdapi_workspace_cache_lookups_total',
+    help: 'Workspace runtime lookups; result=hit answered from the cache, miss went to the control store',
+    labelNames: ['result'],
+    registers,
+    collect() {
+      this.inc({ result: 'hit' }, pendingLookups.hit);
+      this.inc({ result: 'miss' }, pendingLookups.miss);
+      pendingLookups.hit = 0;
+      pendingLookups.miss = 0;
+    },
+  });
   return {
     registry,
     requests,
     httpDuration: registerRequestMetrics(registry, requests).duration,
-    cacheLookups: new Counter({ name: 'wdapi_workspace_cache_lookups_total', help: 'Workspace runtime lookups; result=hit answered from the cache, miss went to the control store', labelNames: ['result'], registers }),
+    cacheLookups,
+    pendingLookups,
     changeNotices: new Counter({ name: 'wdapi_change_notifications_received_total', help: 'Control-store change notifications heard on LISTEN/NOTIFY', registers }),
     importBatches: new Counter({ name: 'wdapi_import_batches_total', help: 'CSV import batches written', registers }),
     importRows: new Counter({ name: 'wdapi_import_rows_total', help: 'CSV import rows by outcome (success, failure, skipped)', labelNames: ['outcome'], registers }),
