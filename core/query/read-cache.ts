@@ -12,6 +12,11 @@ const LIMIT = 500;
 
 export class ReadCache {
   private readonly entries = new Map<string, unknown>();
+  /**
+   * The same values by request object: the routes reuse one parsed request per repeated query
+   * string, so a repeated request finds its compiled read without building and hashing its key.
+   */
+  private readonly byRequest = new WeakMap<ReadRequest, Map<string, unknown>>();
 
   /** The value made for `key`, made now when missing. What `make` throws is thrown, never kept. */
   get<T>(key: string, make: () => T): T {
@@ -20,6 +25,17 @@ export class ReadCache {
     const value = make();
     if (this.entries.size >= LIMIT) this.entries.clear();
     this.entries.set(key, value);
+    return value;
+  }
+
+  /** get(`${kind}:${requestKey(request)}`, make), looked up by the request object first. */
+  forRequest<T>(kind: string, request: ReadRequest, make: () => T): T {
+    let kinds = this.byRequest.get(request);
+    const known = kinds?.get(kind);
+    if (known !== undefined) return known as T;
+    const value = this.get(`${kind}:${requestKey(request)}`, make);
+    if (!kinds) this.byRequest.set(request, (kinds = new Map()));
+    kinds.set(kind, value);
     return value;
   }
 }

@@ -16,7 +16,7 @@ import { viewShape } from './shape.ts';
 import { cursorAfter, planCursor, queryIdentity } from './cursor.ts';
 import { readArrays } from './items.ts';
 import { migrationBlocksReads } from './expand.ts';
-import { ReadCache, requestKey } from './read-cache.ts';
+import { ReadCache } from './read-cache.ts';
 
 export interface ListMeta {
   /** Null in cursor paging. */
@@ -38,7 +38,7 @@ export interface ReadOptions {
   readonly cursorSecret: string;
 }
 
-export function readScope(runtime: WorkspaceRuntime, entityName: string, policy: ReadPolicy, viewUuid?: string): ReadScope {
+function buildScope(runtime: WorkspaceRuntime, entityName: string, policy: ReadPolicy, viewUuid?: string): ReadScope {
   const root = viewShape(runtime, entityName, viewUuid);
   return {
     model: runtime.model,
@@ -46,8 +46,18 @@ export function readScope(runtime: WorkspaceRuntime, entityName: string, policy:
     defaultView: (name) => viewShape(runtime, name),
     policy,
     ...(viewUuid ? { viewUuid } : {}),
-    ...(policy === NO_POLICY ? { reads: runtime.memo(`reads:${entityName}:${viewUuid ?? ''}`, () => new ReadCache()) } : {}),
+    ...(policy === NO_POLICY ? { reads: new ReadCache() } : {}),
   };
+}
+
+/**
+ * The scope of a read through `entityName` (or its view `viewUuid`) under `policy`. Without a row
+ * policy (owners) nothing in it depends on the caller, so the runtime keeps one per view with its
+ * cache of compiled reads; a policy binds the caller's claims, so its scope is built per request.
+ */
+export function readScope(runtime: WorkspaceRuntime, entityName: string, policy: ReadPolicy, viewUuid?: string): ReadScope {
+  if (policy !== NO_POLICY) return buildScope(runtime, entityName, policy, viewUuid);
+  return runtime.memo(`scope:${entityName}:${viewUuid ?? ''}`, () => buildScope(runtime, entityName, policy, viewUuid));
 }
 
 async function run(db: Executor, dialect: BoundDialect, fragment: Sql): Promise<Record<string, unknown>[]> {
@@ -69,7 +79,7 @@ function prepare(plan: ReadPlan, dialect: BoundDialect): PreparedRead {
 /** An offset page's read, from the scope's cache when it has one; a cursor's plan depends on its token. */
 function prepareList(database: Database, scope: ReadScope, request: ReadRequest, identity: string, secret: string): PreparedRead {
   const make = (): PreparedRead => prepare(planCursor(planRead(scope, request), request, identity, secret), database.dialect);
-  return scope.reads && !request.paging ? scope.reads.get(`list:${requestKey(request)}`, make) : make();
+  return scope.reads && !request.paging ? scope.reads.forRequest('list', request, make) : make();
 }
 
 /**
@@ -169,7 +179,7 @@ function prepareById(scope: ReadScope, request: ReadRequest, dialect: BoundDiale
 }
 
 function readById(database: Database, scope: ReadScope, request: ReadRequest, id: unknown): PreparedRead {
-  const cached = scope.reads?.get(`id:${requestKey(request)}`, () => prepareById(scope, request, database.dialect));
+  const cached = scope.reads?.forRequest('id', request, () => prepareById(scope, request, database.dialect));
   if (!cached) return prepare(planById(scope, request, id), database.dialect);
   const params = [...cached.page.params];
   params[cached.slot] = database.dialect.sql.encodeValue(scope.root.entity.idField.type, id);

@@ -12,7 +12,6 @@ import { conjunction, joinSql, statementParts, type StatementParts } from './com
 import { ROOT_ALIAS } from './joins.ts';
 import type { ExistsPlan, Predicate, ReadPlan, ReadScope } from './plan.ts';
 import { planRead } from './plan-read.ts';
-import { requestKey } from './read-cache.ts';
 import type { ReadRequest } from './request.ts';
 
 /** The key of the written row, whatever `fields` selects. */
@@ -83,7 +82,7 @@ export function planWrittenRead(scope: ReadScope, request: ReadRequest, dialect:
  */
 export function writtenReadOf(scope: ReadScope, request: ReadRequest, dialect: BoundDialect): PlannedWrittenRead {
   const plan = (): PlannedWrittenRead => planWrittenRead(scope, request, dialect);
-  return scope.reads ? scope.reads.get(`written:${requestKey(request)}`, plan) : plan();
+  return scope.reads ? scope.reads.forRequest('written', request, plan) : plan();
 }
 
 /** The row of `rows` the caller may read, or undefined; with the written key for a 404's message. */

@@ -65,8 +65,11 @@ export function jsonBody(limitBytes: number) {
       ctx.request.body = undefined;
       return next();
     }
-    if (!ctx.is('application/json', '+json')) throw new ApiError('UNSUPPORTED_MEDIA_TYPE', 'the request body must be application/json');
-    checkCharset(ctx);
+    // The type nearly every client sends needs no media-type parsing (and names no charset).
+    if (ctx.req.headers['content-type'] !== 'application/json') {
+      if (!ctx.is('application/json', '+json')) throw new ApiError('UNSUPPORTED_MEDIA_TYPE', 'the request body must be application/json');
+      checkCharset(ctx);
+    }
     const text = decodeUtf8(await readBytes(ctx, limitBytes));
     // The body's type is koa-body's declaration (still used by the OAuth form); JSON.parse yields exactly that.
     ctx.request.body = (text === '' ? undefined : parseJson(text)) as typeof ctx.request.body;
