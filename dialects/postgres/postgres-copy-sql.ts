@@ -67,7 +67,7 @@ function guardedCell(column: CsvCopyColumn): string | null {
 
 /**
  * The COPY of `select` (already free of placeholders), or null when a column has no exact cell.
- * A last NULL column ends every record with `,\n`, which postgres-copy-crlf.ts turns into the
+ * A last NULL column ends every record with `,\n`, which postgres-copy-out.ts turns into the
  * CRLF the row path writes without changing the length; it also makes every record at least two
  * cells, so a lone `\.` is never quoted (COPY quotes it only in a single-column output).
  */

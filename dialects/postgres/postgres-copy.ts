@@ -1,9 +1,9 @@
 /**
  * The CSV export written by PostgreSQL itself (Driver.csvCopy): `COPY (SELECT <cells> FROM
- * (<the export's statement>)) TO STDOUT (FORMAT csv)` read through pg-copy-streams. The server
- * formats and quotes every cell (postgres-copy-sql.ts gives each the row path's exact text), and
- * Node only turns record ends into CRLF: the 1M-row orders export no longer builds a row object,
- * a cell string or a CSV line per row.
+ * (<the export's statement>)) TO STDOUT (FORMAT csv)` read off the connection by
+ * postgres-copy-out.ts. The server formats and quotes every cell (postgres-copy-sql.ts gives each
+ * the row path's exact text), and Node only turns record ends into CRLF: the 1M-row orders export
+ * no longer builds a row object, a cell string or a CSV line per row.
  *
  * COPY takes no bound parameters. The statement's values are therefore set, still bound, as
  * transaction-local settings (`set_config('wdapi_copy.pN', $1, true)`), and each `$N` becomes
@@ -14,10 +14,9 @@
  */
 import type { Socket } from 'node:net';
 import type pg from 'pg';
-import { to as copyTo } from 'pg-copy-streams';
 import type { CompiledSql } from '../../core/sql.ts';
 import type { CsvCopyColumn } from '../dialect.ts';
-import { CrlfRecords } from './postgres-copy-crlf.ts';
+import { CopyCsvOut } from './postgres-copy-out.ts';
 import { copyStatement, replacePlaceholders } from './postgres-copy-sql.ts';
 
 /** pg keeps its socket on `connection.stream`. */
@@ -75,16 +74,11 @@ async function* copiedRows(pool: pg.Pool, statement: CompiledSql, columns: reado
   let ended = false;
   try {
     if (inTransaction) await client.query('BEGIN');
-    const copy = client.query(copyTo(await boundCopy(client, statement, columns)));
-    const records = new CrlfRecords();
-    for await (const chunk of copy as AsyncIterable<Uint8Array>) {
-      const done = records.push(chunk);
-      if (done) yield done;
-    }
-    const last = records.end();
+    const copy = new CopyCsvOut(await boundCopy(client, statement, columns));
+    client.query(copy);
+    yield* copy as AsyncIterable<Uint8Array>;
     if (inTransaction) await client.query('COMMIT');
     ended = true;
-    if (last) yield last;
   } finally {
     // Left early (client gone, an error): the socket is destroyed, the server's next send fails
     // and its backend ends the COPY (and the transaction); the pool drops the client.
