@@ -25,11 +25,20 @@ const HEADER = 5;
 
 type DataHandler = (data: Buffer) => void;
 
+/** A chunk's rows [0, rows), then `have` of the `payload` bytes of the row the chunk cut. */
+interface Held {
+  readonly data: Buffer;
+  readonly rows: number;
+  readonly payload: number;
+  have: number;
+}
+
 export class CopyCsvOut extends Readable implements pg.Submittable {
   private connection: pg.Connection | null = null;
   private pgHandler: DataHandler | null = null;
-  /** The start of a message the previous socket chunk did not hold whole. */
+  /** The start of a message the previous socket chunk did not hold whole (a row's: `held`). */
   private pending: Buffer | null = null;
+  private held: Held | null = null;
   private wanted = false;
   private pumping = false;
   private readonly onReadable = (): void => this.pump();
@@ -81,9 +90,15 @@ export class CopyCsvOut extends Readable implements pg.Submittable {
   }
 
   private parse(chunk: Buffer): void {
-    const data = this.pending ? Buffer.concat([this.pending, chunk]) : chunk;
-    this.pending = null;
+    let data = chunk;
     let read = 0;
+    if (this.held) {
+      read = this.fill(chunk);
+      if (this.held) return;
+    } else if (this.pending) {
+      data = Buffer.concat([this.pending, chunk]);
+      this.pending = null;
+    }
     let write = 0;
     while (read + HEADER <= data.length) {
       const end = read + 1 + data.readUInt32BE(read + 1);
@@ -95,8 +110,41 @@ export class CopyCsvOut extends Readable implements pg.Submittable {
       // CopyOutResponse, and the NoticeResponse/ParameterStatus a server may interleave: skipped.
       read = end;
     }
+    if (read < data.length && this.hold(data, read, write)) return;
     if (read < data.length) this.pending = data.subarray(read);
-    if (write > 0) this.wanted = this.push(data.subarray(0, write));
+    this.pushRows(data, write);
+  }
+
+  private pushRows(data: Buffer, end: number): void {
+    if (end > 0) this.wanted = this.push(data.subarray(0, end));
+  }
+
+  /**
+   * A row cut by the chunk's end (nearly every chunk): its first bytes are moved behind the
+   * chunk's rows, and the chunk is held until the next one completes the row in the room the
+   * dropped message headers left (5 bytes a row). Joining the cut row's start with the next chunk
+   * (Buffer.concat) copied every chunk once more: up to a fifth of the service's CPU in profiles.
+   * False when the cut message is not a row or there is no room for the rest of it.
+   */
+  private hold(data: Buffer, read: number, write: number): boolean {
+    if (read + HEADER > data.length || data[read] !== COPY_DATA) return false;
+    const payload = data.readUInt32BE(read + 1) - 4;
+    if (write + payload > data.length) return false;
+    data.copyWithin(write, read + HEADER);
+    this.held = { data, rows: write, payload, have: data.length - read - HEADER };
+    return true;
+  }
+
+  /** The held row completed from the start of `chunk`, and the held rows passed on; the bytes of `chunk` it took. */
+  private fill(chunk: Buffer): number {
+    const held = this.held as Held;
+    const taken = Math.min(held.payload - held.have, chunk.length);
+    chunk.copy(held.data, held.rows + held.have, 0, taken);
+    held.have += taken;
+    if (held.have < held.payload) return taken;
+    this.held = null;
+    this.pushRows(held.data, this.moveRow(held.data, held.rows, held.rows + held.payload, held.rows));
+    return taken;
   }
 
   /** One row's payload moved to `write`, its `,\n` turned into CRLF; the next write position. */

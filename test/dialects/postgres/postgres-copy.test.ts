@@ -61,6 +61,16 @@ describe.skipIf(!available)('PostgreSQL csvCopy', () => {
     expect(await text(copy(statement, params, columns))).toBe(`3,${quoted},7.5,true,2026-11-22T10:00:00.126Z\r\n2,${quoted},5,true,2026-11-22T10:00:00.125Z\r\n`);
   });
 
+  it('rows cut across socket chunks arrive whole and in order', async () => {
+    const statement = `SELECT g AS "c0", repeat('y', g % 97) || CASE WHEN g % 5 = 0 THEN ',' || chr(10) || chr(34) ELSE '' END AS "c1" FROM generate_series(1, 200000) g ORDER BY g`;
+    const expected: string[] = [];
+    for (let g = 1; g <= 200_000; g++) {
+      const cell = `${'y'.repeat(g % 97)}${g % 5 === 0 ? ',\n"' : ''}`;
+      expected.push(`${g},${cell === '' ? '""' : g % 5 === 0 ? `"${cell.replace(/"/g, '""')}"` : cell}\r\n`);
+    }
+    expect(await text(copy(statement, [], [column('c0', 'integer'), column('c1', 'text')]))).toBe(expected.join(''));
+  });
+
   it('an empty result is no bytes; an empty string is "" and a null nothing', async () => {
     expect(await text(copy(`SELECT g AS "c0" FROM generate_series(1, 0) g`, [], [column('c0', 'integer')]))).toBe('');
     expect(await text(copy(`SELECT '' AS "c0", NULL::text AS "c1"`, [], [column('c0', 'text'), column('c1', 'text')]))).toBe('"",\r\n');
