@@ -33,6 +33,15 @@ export interface Executor {
 /** A SELECT's rows in batches, read as the consumer pulls (DESIGN §14 "Export"). */
 export type RowBatches = AsyncIterable<Record<string, unknown>[]>;
 
+/** One output column of a CSV export that the database writes itself (`Driver.csvCopy`). */
+export interface CsvCopyColumn {
+  /** The column's alias in the statement's select list. */
+  readonly alias: string;
+  readonly type: ColumnType;
+  /** Aliases in the same select list (an expanded row's key) whose NULL makes this cell empty: the row is missing or hidden. */
+  readonly emptyWhenNull: readonly string[];
+}
+
 /** A connection pool's state at one moment (for the metrics). */
 export interface PoolStats {
   /** Connections open, busy or idle. */
@@ -50,6 +59,16 @@ export interface Driver extends Executor {
    * and frees its connection. Absent: core reads keyset batches (core/query/export.ts).
    */
   stream?(statement: CompiledSql, batchRows: number): RowBatches;
+  /**
+   * Optional: the CSV export's data rows written by the database itself (PostgreSQL's COPY), the
+   * exact bytes core would write from `stream`'s rows: each cell the text core/query/export-cells.ts
+   * makes of the value, a null an empty unquoted cell, an empty string `""`, a cell holding a
+   * comma, a double quote, CR or LF quoted (quotes doubled), nothing else quoted, every record
+   * ending CRLF; no header. `statement` is the unpaged SELECT (any columns besides `columns` are
+   * not written), read with the same backpressure and early end as `stream`. Null when a column's
+   * type has no exact text in the vendor's SQL: core then writes the rows itself. Absent: always so.
+   */
+  csvCopy?(statement: CompiledSql, columns: readonly CsvCopyColumn[]): AsyncIterable<Uint8Array> | null;
   /** Runs `work` in one transaction on one connection; commits on success, rolls back on throw. */
   transaction<T>(work: (tx: Executor) => Promise<T>): Promise<T>;
   /** Cheap liveness check for /readyz. */

@@ -131,7 +131,7 @@ function cellOfType(type: ColumnType, jsonAsText: boolean): CellOf {
 }
 
 /** The aliases of the hidden keys of every expanded node above a column: a null one means the related row is missing or hidden. */
-function guardsOf(columns: readonly Column[], column: Column): string[] {
+export function guardsOf(columns: readonly Column[], column: Column): string[] {
   const keys = new Map(columns.filter((c) => c.key === null).map((c) => [c.path.join('.'), c.alias]));
   return column.path.map((_, i) => keys.get(column.path.slice(0, i + 1).join('.'))).filter((alias): alias is string => alias !== undefined);
 }

@@ -14,6 +14,7 @@ import { assembler, type JsonRecord } from './assemble.ts';
 import { compileRead, compileUnpaged, type SelectOptions, type StatementParts } from './compile-read.ts';
 import { rowCells, wireValueOfExport, type Cell } from './export-cells.ts';
 import { keysetAfter } from './cursor.ts';
+import { copiedCsv } from './export-copy.ts';
 import type { Keyset, OutputNode, ReadPlan, ReadScope } from './plan.ts';
 import { planRead } from './plan-read.ts';
 import { assembleWithArrays } from './read.ts';
@@ -45,6 +46,13 @@ export interface RecordExport<T = JsonRecord> {
   readonly columns: readonly ExportColumn[];
   /** Rows in batches; translated API errors. Returning early stops the statement. */
   readonly batches: AsyncGenerator<T[], void, undefined>;
+}
+
+/** CSV the database wrote itself (core/query/export-copy.ts): the data rows' bytes, records ending CRLF, no header. */
+export interface CopiedExport {
+  readonly entity: string;
+  readonly columns: readonly ExportColumn[];
+  readonly chunks: AsyncGenerator<Uint8Array, void, undefined>;
 }
 
 export interface ExportOptions {
@@ -120,13 +128,20 @@ export function exportRecords(database: Database, scope: ReadScope, request: Rea
   return { entity: plan.root.entity.name, columns: columnsOf(plan, parts), batches };
 }
 
-/** CSV: each row's cells, in `columns` order. One-to-many arrays have no flat form and are refused (400). */
-export function exportCells(database: Database, scope: ReadScope, request: ReadRequest, options: ExportOptions = {}): RecordExport<Cell[]> {
+/**
+ * CSV: written by the database when its driver can (`Driver.csvCopy`), else each row's cells, in
+ * `columns` order; the same bytes either way. One-to-many arrays have no flat form and are
+ * refused (400).
+ */
+export function exportCells(database: Database, scope: ReadScope, request: ReadRequest, options: ExportOptions = {}): RecordExport<Cell[]> | CopiedExport {
   const plan = planExport(scope, request);
   if (plan.expandSizes) {
     throw badRequest(`one-to-many arrays (${Object.keys(plan.expandSizes).join(', ')}) cannot be exported as CSV; use format=ndjson or leave them out of 'expand'`);
   }
   const { source: from, parts } = source(database, plan, TIMESTAMPS_AS_TEXT, options);
+  const columns = columnsOf(plan, parts);
+  const copied = copiedCsv(database, plan);
+  if (copied) return { entity: plan.root.entity.name, columns, chunks: copied };
   const cells = rowCells(parts.columns, database.dialect.capabilities.jsonArrivesAsText);
-  return { entity: plan.root.entity.name, columns: columnsOf(plan, parts), batches: converted(from, (rows) => rows.map(cells)) };
+  return { entity: plan.root.entity.name, columns, batches: converted(from, (rows) => rows.map(cells)) };
 }

@@ -1,6 +1,7 @@
 import pg from 'pg';
 import type { CompiledSql } from '../../core/sql.ts';
 import type { DatabaseConfig, Driver, Executor, QueryResult } from '../dialect.ts';
+import { copyCsv } from './postgres-copy.ts';
 import { streamedRows } from './postgres-stream.ts';
 import { postgresTextParsers } from './postgres-types.ts';
 
@@ -39,6 +40,7 @@ export function createPgDriver(config: DatabaseConfig): Driver {
   return {
     query: executor.query,
     stream: (statement, batchRows) => streamedRows(pool, types, statement, batchRows),
+    csvCopy: (statement, columns) => copyCsv(pool, statement, columns),
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     async transaction<T>(work: (tx: Executor) => Promise<T>): Promise<T> {
       const client = await pool.connect();

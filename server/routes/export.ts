@@ -9,7 +9,7 @@ import type { Context } from 'koa';
 import { stringify, type Options } from 'csv-stringify/sync';
 import { ApiError, badRequest } from '../../core/errors.ts';
 import type { JsonRecord } from '../../core/query/assemble.ts';
-import { exportCells, exportRecords, type RecordExport } from '../../core/query/export.ts';
+import { exportCells, exportRecords, type CopiedExport, type RecordExport } from '../../core/query/export.ts';
 import type { Cell } from '../../core/query/export-cells.ts';
 import { apiHeader, displayHeader } from '../../core/query/export-header.ts';
 import { LIST_QUERY, parseExportRequest, parseReadRequestOnce, type QueryParams } from '../../core/query/parse-request.ts';
@@ -100,6 +100,13 @@ async function* csvLines(exported: RecordExport<Cell[]>, header: readonly string
   yield* chunked(batchTexts(exported.batches));
 }
 
+/** The database's CSV (Driver.csvCopy): its chunks as they come, the header before the first. */
+async function* copiedLines(exported: CopiedExport, header: readonly string[], first: Uint8Array | null): AsyncGenerator<Uint8Array> {
+  const head = Buffer.from(stringify([header], CSV_OPTIONS));
+  yield first ? Buffer.concat([head, first]) : head;
+  yield* exported.chunks;
+}
+
 async function* batchTexts(batches: AsyncIterable<Cell[][]>): AsyncGenerator<string> {
   for await (const batch of batches) yield stringify(batch, CSV_OPTIONS);
 }
@@ -134,7 +141,7 @@ function resetOnError(ctx: Context, body: Readable): Readable {
 
 /** An export and how to write it: CSV cells under a header row (one name per column), or NDJSON records. */
 export type ExportResponse =
-  | { readonly format: 'csv'; readonly exported: RecordExport<Cell[]>; readonly header: readonly string[] }
+  | { readonly format: 'csv'; readonly exported: RecordExport<Cell[]> | CopiedExport; readonly header: readonly string[] }
   | { readonly format: 'ndjson'; readonly exported: RecordExport<JsonRecord> };
 
 async function firstBatch<T>(exported: RecordExport<T>): Promise<T[]> {
@@ -142,8 +149,17 @@ async function firstBatch<T>(exported: RecordExport<T>): Promise<T[]> {
   return next.done ? [] : next.value;
 }
 
-async function bodyLines(response: ExportResponse): Promise<AsyncGenerator<string>> {
-  if (response.format === 'csv') return csvLines(response.exported, response.header, await firstBatch(response.exported));
+async function firstChunk(exported: CopiedExport): Promise<Uint8Array | null> {
+  const next = await exported.chunks.next();
+  return next.done ? null : next.value;
+}
+
+async function bodyLines(response: ExportResponse): Promise<AsyncGenerator<string | Uint8Array>> {
+  if (response.format === 'csv') {
+    const { exported, header } = response;
+    if ('chunks' in exported) return copiedLines(exported, header, await firstChunk(exported));
+    return csvLines(exported, header, await firstBatch(exported));
+  }
   return ndjsonLines(response.exported, await firstBatch(response.exported));
 }
 
