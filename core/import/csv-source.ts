@@ -25,7 +25,14 @@ const REPLACEMENT = '\uFFFD';
 
 /** What csv-parse's `cast` hands over for a quoted empty field (a raw field is a Buffer). */
 const EMPTY_QUOTED = Symbol('empty quoted field');
-type RawField = Uint8Array | typeof EMPTY_QUOTED;
+
+/** A field whose bytes are not UTF-8, as the lean cast step hands it over: its text shows U+FFFD. */
+class NotUtf8 {
+  constructor(readonly text: string) {}
+}
+
+/** Bytes (the documented path) or text checked on its bytes (the lean path). */
+type RawField = Uint8Array | string | NotUtf8 | typeof EMPTY_QUOTED;
 
 /** Tells `""` from an empty unquoted field, which csv-parse otherwise gives as the same empty bytes. */
 function markEmptyQuoted(value: unknown, context: { quoting: boolean }): unknown {
@@ -34,7 +41,17 @@ function markEmptyQuoted(value: unknown, context: { quoting: boolean }): unknown
 
 /** The part of csv-parse 7's internal parser state that `leanCast` reads and replaces. */
 interface ParserInternals {
-  api?: { __cast?: unknown; state?: { wasQuoting?: unknown } };
+  api?: {
+    __cast?: unknown;
+    options?: { encoding?: unknown };
+    state?: { wasQuoting?: unknown; field?: { buf?: unknown; length?: unknown } };
+  };
+}
+
+/** The field's bytes in csv-parse's field buffer, before it is reset for the next field. */
+interface FieldBuffer {
+  readonly buf: Buffer;
+  readonly length: number;
 }
 
 /**
@@ -43,12 +60,26 @@ interface ParserInternals {
  * `markEmptyQuoted` needs one flag. Where the parser has the internals of the pinned version,
  * its cast step reads that flag directly (true); otherwise the documented, slower path stays. Errors
  * keep their full context either way: csv-parse builds it in its own error paths.
+ *
+ * The lean step also has csv-parse decode each field itself (`encoding` utf8, one string per
+ * field instead of a copied byte array, a view of it and then the string): the bytes are still
+ * whole in its field buffer when the step runs, and they are checked there when the text shows
+ * U+FFFD, which is what any byte sequence that is not UTF-8 decodes to.
  */
 export function leanCast(parser: Parser): boolean {
   const api = (parser as unknown as ParserInternals).api;
-  if (typeof api?.__cast !== 'function' || typeof api.state?.wasQuoting !== 'boolean') return false;
-  const state = api.state;
-  api.__cast = (field: Uint8Array) => [undefined, state.wasQuoting === true && field.length === 0 ? EMPTY_QUOTED : field];
+  const state = api?.state;
+  const field = state?.field;
+  if (typeof api?.__cast !== 'function' || api.options === undefined || !('encoding' in api.options) || typeof state?.wasQuoting !== 'boolean'
+    || !Buffer.isBuffer(field?.buf) || typeof field.length !== 'number') return false;
+  const internal = state as { wasQuoting: boolean; field: FieldBuffer };
+  api.options.encoding = 'utf8';
+  api.__cast = (text: string): [undefined, RawField] => {
+    if (text.length === 0) return [undefined, internal.wasQuoting ? EMPTY_QUOTED : text];
+    if (!text.includes(REPLACEMENT)) return [undefined, text];
+    const bytes = internal.field.buf.subarray(0, internal.field.length);
+    return [undefined, isUtf8(bytes) ? text : new NotUtf8(text)];
+  };
   return true;
 }
 
@@ -159,41 +190,53 @@ function waitDrain(parser: Parser): Promise<void> {
   });
 }
 
+const notUtf8 = (index: number): string => `field ${index + 1} is not valid UTF-8; the invalid bytes are shown as U+FFFD in rejections.csv`;
+
+/** A field's text from its bytes (the documented cast path), checked as the lean path checks it. */
+function textOf(bytes: Uint8Array): string | NotUtf8 {
+  const buffer = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
+  const text = buffer.toString('utf8');
+  return text.includes(REPLACEMENT) && !isUtf8(buffer) ? new NotUtf8(text) : text;
+}
+
 /**
- * The record's fields as text, checked on the bytes: csv-parse hands over raw field bytes
- * (`encoding: null`), so a multi-byte sequence split across chunks is whole here, and a byte
- * that is not UTF-8 is caught instead of silently becoming U+FFFD. NUL is refused too: the
- * job store (PostgreSQL text/jsonb) and most columns cannot hold it.
+ * The record's fields as text, checked on the bytes: csv-parse keeps raw field bytes until a
+ * field ends, so a multi-byte sequence split across chunks is whole, and a byte that is not
+ * UTF-8 is caught instead of silently becoming U+FFFD. NUL is refused too: the job store
+ * (PostgreSQL text/jsonb) and most columns cannot hold it. The parser's array becomes the
+ * record's `fields` (it is new per record), so the usual record costs one object more.
  */
-function decodeRecord(raw: readonly RawField[], line: number): CsvRecord {
-  const fields: string[] = [];
+function decodeRecord(raw: RawField[], line: number): CsvRecord {
+  const fields = raw as unknown[] as string[];
   let emptyQuoted: number[] | undefined;
   let problem: string | undefined;
   for (let index = 0; index < raw.length; index++) {
-    const bytes = raw[index] as RawField;
-    if (bytes === EMPTY_QUOTED) {
+    let value = raw[index] as RawField;
+    if (value === EMPTY_QUOTED) {
       (emptyQuoted ??= []).push(index);
-      fields.push('');
+      fields[index] = '';
       continue;
     }
-    const buffer = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
-    let text = buffer.toString('utf8');
-    // Bytes that are not UTF-8 decode to U+FFFD: only then (or for a U+FFFD in the file) are the bytes checked.
-    if (text.includes(REPLACEMENT) && !isUtf8(buffer)) problem ??= `field ${index + 1} is not valid UTF-8; the invalid bytes are shown as U+FFFD in rejections.csv`;
-    if (text.includes('\0')) {
-      problem ??= `field ${index + 1} contains a NUL character; it is shown as U+FFFD in rejections.csv`;
-      text = text.replaceAll('\0', REPLACEMENT);
+    if (typeof value !== 'string' && !(value instanceof NotUtf8)) value = textOf(value);
+    if (value instanceof NotUtf8) {
+      problem ??= notUtf8(index);
+      value = value.text;
     }
-    fields.push(text);
+    if (value.includes('\0')) {
+      problem ??= `field ${index + 1} contains a NUL character; it is shown as U+FFFD in rejections.csv`;
+      value = value.replaceAll('\0', REPLACEMENT);
+    }
+    fields[index] = value;
   }
   // The usual record is built in one step, without spreading optional parts.
   if (problem === undefined && emptyQuoted === undefined) return { fields, line };
   return { fields, line, ...(problem === undefined ? {} : { problem }), ...(emptyQuoted === undefined ? {} : { emptyQuoted }) };
 }
 
-function recordBytes(raw: readonly RawField[]): number {
+/** Bytes for byte fields, UTF-16 units for text: csv-parse bounds the text ones itself, but not a record of byte fields. */
+function recordSize(raw: readonly RawField[]): number {
   let total = 0;
-  for (const field of raw) total += field === EMPTY_QUOTED ? 0 : field.length;
+  for (const field of raw) total += field === EMPTY_QUOTED ? 0 : field instanceof NotUtf8 ? field.text.length : field.length;
   return total;
 }
 
@@ -216,7 +259,7 @@ async function* records(parser: Parser): AsyncGenerator<CsvRecord, void, undefin
   try {
     for await (const raw of parser as AsyncIterable<RawField[]>) {
       // csv-parse counts a record's size only for text fields; with bytes it bounds each field alone.
-      if (recordBytes(raw) > MAX_RECORD_BYTES) throw malformed({ code: 'CSV_MAX_RECORD_SIZE', lines: line });
+      if (recordSize(raw) > MAX_RECORD_BYTES) throw malformed({ code: 'CSV_MAX_RECORD_SIZE', lines: line });
       const decoded = decodeRecord(raw, line);
       line += 1 + lineBreaks(decoded.fields);
       if (!isBlank(decoded.fields) || decoded.emptyQuoted) yield decoded;
