@@ -12,7 +12,7 @@ import type { ReadScope } from '../query/plan.ts';
 import { readScope } from '../query/read.ts';
 import { readConflictOptions } from '../write/bulk-request.ts';
 import { migrationBlocksWrites, type WritePolicy } from '../write/records.ts';
-import { batchesOf, type Batch, type SourceRow } from './batches.ts';
+import { batchesOf, compileRowBody, type Batch, type SourceRow } from './batches.ts';
 import { openCsv, type CsvRecord } from './csv-source.ts';
 import type { BatchRecord, FailedBatch, ImportJobStore, JobCounts, JobOptions, JobRecord } from './job-store.ts';
 import { autoMapping, checkMapping, explicitMapping, importableColumns, positionalMapping, type ImportMapping } from './mapping.ts';
@@ -108,7 +108,7 @@ export async function prepareImport(ctx: ImportContext, body: AsyncIterable<Buff
     onConflict: conflict.action, conflictFields: conflict.conflictFields,
   };
   const jobId = resumed?.jobId ?? await ctx.jobs.createJob({ workspaceId: ctx.runtime.workspace.id, viewUuid: ctx.view.uuid, createdBy: ctx.subject, options: jobOptions, header });
-  const writer: BatchWriter = { jobId, database: ctx.runtime.database, scope, policy: ctx.policy.write, viewUuid: ctx.view.uuid, mapping, method: options.method, conflict };
+  const writer: BatchWriter = { jobId, database: ctx.runtime.database, scope, policy: ctx.policy.write, viewUuid: ctx.view.uuid, mapping, method: options.method, conflict, body: compileRowBody(mapping, options.method) };
   return {
     jobId,
     started: { event: 'started', jobId, mapping: mapping.mapping, skippedColumns: mapping.skippedColumns },
