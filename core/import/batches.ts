@@ -66,25 +66,42 @@ const ROWS_PER_TURN = 100;
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /**
- * Groups data records into batches; the row count restarts at 1 after the header.
- * Records arrive through promise callbacks (csv-parse feeds the reader from its buffer), which run
- * before any I/O callback: without a turn of the event loop now and then, the next batch would be
- * parsed whole before the database's answer to the current batch is even read, and the database
- * would wait for the parser instead of working beside it.
+ * Groups data records into batches; the row count restarts at 1 after the header. The records
+ * come in groups (csv-source.ts `groups`). Between groups, once ROWS_PER_TURN rows are read, the
+ * event loop gets a turn: the parser feeds the reader through promise callbacks, which run before
+ * any I/O callback, so without it the next batch would be parsed whole before the database's
+ * answer to the current batch is even read, and the database would wait for the parser instead
+ * of working beside it.
  */
-export async function* batchesOf(records: AsyncIterable<CsvRecord>, size = BATCH_SIZE): AsyncGenerator<Batch, void, undefined> {
+export async function* batchesOfGroups(groups: AsyncIterable<readonly CsvRecord[]>, size = BATCH_SIZE): AsyncGenerator<Batch, void, undefined> {
   let rows: SourceRow[] = [];
   let number = 0;
   let row = 0;
-  for await (const record of records) {
-    if (++row % ROWS_PER_TURN === 0) await nextTurn();
-    rows.push(sourceRow(record, row));
-    if (rows.length === size) {
-      yield makeBatch(++number, rows);
-      rows = [];
+  let sinceTurn = 0;
+  for await (const group of groups) {
+    for (const record of group) {
+      rows.push(sourceRow(record, ++row));
+      if (rows.length === size) {
+        yield makeBatch(++number, rows);
+        rows = [];
+      }
+    }
+    sinceTurn += group.length;
+    if (sinceTurn >= ROWS_PER_TURN) {
+      sinceTurn = 0;
+      await nextTurn();
     }
   }
   if (rows.length > 0) yield makeBatch(++number, rows);
+}
+
+async function* single<T>(items: AsyncIterable<T>): AsyncGenerator<readonly T[], void, undefined> {
+  for await (const item of items) yield [item];
+}
+
+/** Batches of records that come one at a time. */
+export function batchesOf(records: AsyncIterable<CsvRecord>, size = BATCH_SIZE): AsyncGenerator<Batch, void, undefined> {
+  return batchesOfGroups(single(records), size);
 }
 
 const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;

@@ -74,11 +74,12 @@ export function leanCast(parser: Parser): boolean {
     || !Buffer.isBuffer(field?.buf) || typeof field.length !== 'number') return false;
   const internal = state as { wasQuoting: boolean; field: FieldBuffer };
   api.options.encoding = 'utf8';
+  // csv-parse destructures the answer at once (`const [err, f] = this.__cast(field)`): one tuple serves every field.
+  const answer: [undefined, RawField] = [undefined, ''];
   api.__cast = (text: string): [undefined, RawField] => {
-    if (text.length === 0) return [undefined, internal.wasQuoting ? EMPTY_QUOTED : text];
-    if (!text.includes(REPLACEMENT)) return [undefined, text];
-    const bytes = internal.field.buf.subarray(0, internal.field.length);
-    return [undefined, isUtf8(bytes) ? text : new NotUtf8(text)];
+    answer[1] = text.length === 0 ? (internal.wasQuoting ? EMPTY_QUOTED : text)
+      : !text.includes(REPLACEMENT) || isUtf8(internal.field.buf.subarray(0, internal.field.length)) ? text : new NotUtf8(text);
+    return answer;
   };
   return true;
 }
@@ -96,7 +97,12 @@ export interface CsvRecord {
 
 export interface CsvSource {
   readonly delimiter: string;
-  /** Records in file order; blank lines and records whose fields are all blank are left out. */
+  /**
+   * Records in file order, in the groups the parser has ready (up to 100): one await per group
+   * rather than per record. Blank lines and records whose fields are all blank are left out.
+   */
+  readonly groups: AsyncGenerator<CsvRecord[], void, undefined>;
+  /** The same records one at a time; read either this or `groups`, not both. */
   readonly records: AsyncGenerator<CsvRecord, void, undefined>;
 }
 
@@ -252,25 +258,65 @@ function lineBreaks(fields: readonly string[]): number {
   return count;
 }
 
-async function* records(parser: Parser): AsyncGenerator<CsvRecord, void, undefined> {
+/** Records read in one go before the reader yields them. */
+const GROUP_SIZE = 100;
+
+/** Resolves at the parser's next event that may change what `read()` gives: data, end, close or error. */
+function parserWaker(parser: Parser): () => Promise<void> {
+  let wake: (() => void) | null = null;
+  const signal = (): void => {
+    const resolve = wake;
+    wake = null;
+    resolve?.();
+  };
+  for (const event of ['readable', 'end', 'close', 'error']) parser.on(event, signal);
+  // Events come on a later tick than the read() that found nothing, so the waker is always set in time.
+  return () => new Promise((resolve) => (wake = resolve));
+}
+
+/** csv-parse's own errors (code CSV_…) become 400s that name the line; anything else passes. */
+function asCsvError(error: unknown): unknown {
+  if (error instanceof ApiError) return error;
+  if (typeof (error as { code?: unknown }).code === 'string' && String((error as { code: string }).code).startsWith('CSV_')) return malformed(error);
+  return error;
+}
+
+/**
+ * Reads the parser synchronously while it has records (`read()`), instead of through its async
+ * iterator, which costs a promise and a result object per record on top of this generator's own.
+ */
+async function* recordGroups(parser: Parser): AsyncGenerator<CsvRecord[], void, undefined> {
   // Lines are counted here rather than with csv-parse's `info` option, whose per-record snapshot
   // halves the parser's throughput: a record takes one line plus the line breaks inside its quotes.
   let line = 1;
+  const ready = parserWaker(parser);
   try {
-    for await (const raw of parser as AsyncIterable<RawField[]>) {
-      // csv-parse counts a record's size only for text fields; with bytes it bounds each field alone.
-      if (recordSize(raw) > MAX_RECORD_BYTES) throw malformed({ code: 'CSV_MAX_RECORD_SIZE', lines: line });
-      const decoded = decodeRecord(raw, line);
-      line += 1 + lineBreaks(decoded.fields);
-      if (!isBlank(decoded.fields) || decoded.emptyQuoted) yield decoded;
+    for (;;) {
+      const group: CsvRecord[] = [];
+      let raw: RawField[] | null = null;
+      while (group.length < GROUP_SIZE && (raw = parser.read() as RawField[] | null) !== null) {
+        // csv-parse bounds a record of text fields itself, but each byte field alone.
+        if (recordSize(raw) > MAX_RECORD_BYTES) throw malformed({ code: 'CSV_MAX_RECORD_SIZE', lines: line });
+        const decoded = decodeRecord(raw, line);
+        line += 1 + lineBreaks(decoded.fields);
+        if (!isBlank(decoded.fields) || decoded.emptyQuoted) group.push(decoded);
+      }
+      if (group.length > 0) yield group;
+      else if (raw === null) {
+        if (parser.errored) throw parser.errored;
+        if (parser.readableEnded || parser.destroyed) return;
+        await ready();
+      }
     }
   } catch (error) {
-    if (error instanceof ApiError) throw error;
-    if (typeof (error as { code?: unknown }).code === 'string' && String((error as { code: string }).code).startsWith('CSV_')) throw malformed(error);
-    throw error;
+    throw asCsvError(error);
   } finally {
     if (!parser.destroyed) parser.destroy();
   }
+}
+
+async function* oneByOne(groups: AsyncGenerator<CsvRecord[], void, undefined>): AsyncGenerator<CsvRecord, void, undefined> {
+  for await (const group of groups) yield* group;
 }
 
 /**
@@ -300,5 +346,6 @@ export async function openCsv(body: AsyncIterable<Buffer>, options: CsvSourceOpt
   leanCast(parser);
   parser.on('error', () => undefined);
   void feed(parser, iterator, head, sniffed.size, sniffed.ended, limit);
-  return { delimiter, records: records(parser) };
+  const groups = recordGroups(parser);
+  return { delimiter, groups, records: oneByOne(groups) };
 }
