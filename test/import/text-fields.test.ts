@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { batchesOf, compileRowBody, type SourceRow } from '../../core/import/batches.ts';
+import { batchesOf, batchesOfGroups, compileRowBody, type SourceRow } from '../../core/import/batches.ts';
 import { openCsv, type CsvRecord } from '../../core/import/csv-source.ts';
 import type { ImportMapping } from '../../core/import/mapping.ts';
 import type { ColumnType } from '../../core/schema/introspection.ts';
@@ -144,5 +144,25 @@ describe('batch fingerprint written into a reused buffer', () => {
       const expected = Array.from({ length: Math.ceil(records.length / 5) }, (_, i) => recordedDigest(records.slice(i * 5, i * 5 + 5)));
       expect(digests).toEqual(expected);
     }), { numRuns: 150 });
+  });
+});
+
+describe('batching beside the database', () => {
+  it('gives I/O callbacks a turn while records are ready at once (every 100 rows)', async () => {
+    let read = 0;
+    async function* groups(): AsyncGenerator<CsvRecord[]> {
+      for (let g = 0; g < 10; g++) {
+        read += 100;
+        yield Array.from({ length: 100 }, (_, i): CsvRecord => ({ fields: [String(g * 100 + i)], line: g * 100 + i + 2 }));
+      }
+    }
+    let readWhenTurned = -1;
+    setImmediate(() => (readWhenTurned = read));
+    const sizes: number[] = [];
+    for await (const batch of batchesOfGroups(groups())) sizes.push(batch.rows.length);
+    expect(sizes).toEqual([500, 500]);
+    // Without the turns the whole file would be read in promise callbacks before the immediate ran.
+    expect(readWhenTurned).toBeGreaterThan(0);
+    expect(readWhenTurned).toBeLessThan(1000);
   });
 });
