@@ -10,6 +10,10 @@
  *    HTTP to POST /api/data/import/{view}. Prints rows/s and the service's peak RSS.
  *    Targets (issue 19 item 4, control store on PostgreSQL): ≥ 40,000 rows/s, peak RSS ≤ 150 MB.
  * 2. Bulk (bench/bulk.ts): 1000-row requests against a raw multi-row INSERT. Target ≥ 70%.
+ *
+ * Looking into the service: BENCH_CPU_PROF / BENCH_HEAP_PROF=<dir> (profiles), BENCH_ALLOC_PROF=<file>
+ * (every allocation sampled, garbage included), BENCH_NODE_FLAGS="--trace-gc" (more node flags),
+ * BENCH_MEM_TRACE=1 (memory once a second).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { freshControlDatabase } from './control-db.ts';
@@ -78,6 +82,8 @@ async function startChild(): Promise<{ child: ChildProcess; url: string }> {
   const profile = [
     ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
     ...(process.env.BENCH_HEAP_PROF ? ['--heap-prof', `--heap-prof-dir=${process.env.BENCH_HEAP_PROF}`] : []),
+    // BENCH_NODE_FLAGS="--trace-gc …": more node flags for the service; its stdout then goes on to stderr.
+    ...(process.env.BENCH_NODE_FLAGS ? process.env.BENCH_NODE_FLAGS.split(' ').filter((f) => f !== '') : []),
   ];
   const child = spawn(process.execPath, [...profile, compiledEntry(), '--serve'], { cwd: join(HERE, '..'), stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await new Promise<string>((resolve, reject) => {
@@ -86,6 +92,8 @@ async function startChild(): Promise<{ child: ChildProcess; url: string }> {
       text += chunk.toString();
       const match = /LISTENING (\S+)/.exec(text);
       if (match?.[1]) resolve(match[1]);
+      if (process.env.BENCH_NODE_FLAGS) process.stderr.write(chunk);
+      text = text.slice(-200);
     });
     child.once('exit', (code) => reject(new Error(`the service exited with ${code}`)));
   });
@@ -201,7 +209,26 @@ async function serve(): Promise<void> {
   const service = await startService({ adminToken: ADMIN_TOKEN, logger: pino({ level: 'warn' }), controlDatabaseUrl });
   process.stdout.write(`LISTENING ${service.url}\n`);
   if (process.env.BENCH_MEM_TRACE) setInterval(traceMemory, 1000).unref();
-  process.once('SIGTERM', () => void service.close().then(() => process.exit(0)));
+  const allocations = process.env.BENCH_ALLOC_PROF ? await sampleAllocations() : null;
+  const writeAllocations = allocations ?? (async () => undefined);
+  process.once('SIGTERM', () => void writeAllocations().then(() => service.close()).then(() => process.exit(0)));
+}
+
+/**
+ * BENCH_ALLOC_PROF=<file>: every allocation the service makes is sampled, garbage included (unlike
+ * --heap-prof, which keeps only what is still alive at exit), and written there as a .heapprofile
+ * when the bench stops the service.
+ */
+async function sampleAllocations(): Promise<() => Promise<void>> {
+  const { Session } = await import('node:inspector/promises');
+  const { writeFileSync } = await import('node:fs');
+  const session = new Session();
+  session.connect();
+  await session.post('HeapProfiler.startSampling', { samplingInterval: 16384, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true } as object);
+  return async () => {
+    const { profile } = await session.post('HeapProfiler.stopSampling');
+    writeFileSync(process.env.BENCH_ALLOC_PROF ?? 'alloc.heapprofile', JSON.stringify(profile));
+  };
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -31,39 +31,150 @@ export interface Batch {
   readonly fingerprint: string;
 }
 
+const UNIT_SEPARATOR = 0x1f;
+const RECORD_SEPARATOR = 0x1e;
+
 /**
- * One hash update per row, not one per part: the bytes hashed, and so the digests that jobs
- * already recorded, are the same (decoded fields hold no lone surrogate to pair across parts).
+ * Writes the rows' text as UTF-8 into one buffer that the next batch reuses, and hashes it in one
+ * update: the bytes, and so the digests that jobs already recorded (one update per part: fields
+ * joined by U+001F, problem, empty-quoted indexes, U+001E), are the same, without a string per row.
  */
-function fingerprintOf(rows: readonly SourceRow[]): string {
-  const hash = createHash('sha1');
-  for (const row of rows) hash.update(`${row.fields.join('\u001f')}${row.problem ?? ''}${row.emptyQuoted?.join(',') ?? ''}\u001e`);
-  return hash.digest('base64');
+class Fingerprinter {
+  private buffer = Buffer.allocUnsafe(64 * 1024);
+  private used = 0;
+
+  digest(rows: readonly SourceRow[]): string {
+    this.used = 0;
+    for (const row of rows) {
+      const fields = row.fields;
+      for (let i = 0; i < fields.length; i++) {
+        if (i > 0) this.byte(UNIT_SEPARATOR);
+        this.text(fields[i] as string);
+      }
+      if (row.problem !== undefined) this.text(row.problem);
+      if (row.emptyQuoted !== undefined) this.text(row.emptyQuoted.join(','));
+      this.byte(RECORD_SEPARATOR);
+    }
+    return createHash('sha1').update(this.buffer.subarray(0, this.used)).digest('base64');
+  }
+
+  private byte(value: number): void {
+    this.room(1);
+    this.buffer[this.used++] = value;
+  }
+
+  private text(value: string): void {
+    // A UTF-16 unit takes at most 3 bytes of UTF-8 (a surrogate pair takes 4 for its two units).
+    this.room(value.length * 3);
+    this.used += this.buffer.write(value, this.used, 'utf8');
+  }
+
+  private room(bytes: number): void {
+    if (this.used + bytes <= this.buffer.length) return;
+    const larger = Buffer.allocUnsafe(Math.max(this.buffer.length * 2, this.used + bytes));
+    this.buffer.copy(larger, 0, 0, this.used);
+    this.buffer = larger;
+  }
 }
 
-function makeBatch(batch: number, rows: SourceRow[]): Batch {
-  return { batch, fromRow: rows[0]?.row ?? 0, toRow: rows[rows.length - 1]?.row ?? 0, rows, fingerprint: fingerprintOf(rows) };
+function makeBatch(batch: number, rows: SourceRow[], fingerprints: Fingerprinter): Batch {
+  return { batch, fromRow: rows[0]?.row ?? 0, toRow: rows[rows.length - 1]?.row ?? 0, rows, fingerprint: fingerprints.digest(rows) };
 }
 
-/** Groups data records into batches; the row count restarts at 1 after the header. */
-export async function* batchesOf(records: AsyncIterable<CsvRecord>, size = BATCH_SIZE): AsyncGenerator<Batch, void, undefined> {
+/** The record numbered, built field by field (a spread copy takes V8's slow path). */
+function sourceRow(record: CsvRecord, row: number): SourceRow {
+  if (record.problem === undefined && record.emptyQuoted === undefined) return { row, line: record.line, fields: record.fields };
+  return {
+    row, line: record.line, fields: record.fields,
+    ...(record.problem === undefined ? {} : { problem: record.problem }),
+    ...(record.emptyQuoted === undefined ? {} : { emptyQuoted: record.emptyQuoted }),
+  };
+}
+
+/** Rows parsed between two turns of the event loop. */
+const ROWS_PER_TURN = 100;
+
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/**
+ * Groups data records into batches; the row count restarts at 1 after the header. The records
+ * come in groups (csv-source.ts `groups`). Between groups, once ROWS_PER_TURN rows are read, the
+ * event loop gets a turn: the parser feeds the reader through promise callbacks, which run before
+ * any I/O callback, so without it the next batch would be parsed whole before the database's
+ * answer to the current batch is even read, and the database would wait for the parser instead
+ * of working beside it.
+ */
+export async function* batchesOfGroups(groups: AsyncIterable<readonly CsvRecord[]>, size = BATCH_SIZE): AsyncGenerator<Batch, void, undefined> {
   let rows: SourceRow[] = [];
   let number = 0;
   let row = 0;
-  for await (const record of records) {
-    ++row;
-    rows.push({ ...record, row });
-    if (rows.length === size) {
-      yield makeBatch(++number, rows);
-      rows = [];
+  let sinceTurn = 0;
+  const fingerprints = new Fingerprinter();
+  for await (const group of groups) {
+    for (const record of group) {
+      rows.push(sourceRow(record, ++row));
+      if (rows.length === size) {
+        yield makeBatch(++number, rows, fingerprints);
+        rows = [];
+      }
+    }
+    sinceTurn += group.length;
+    if (sinceTurn >= ROWS_PER_TURN) {
+      sinceTurn = 0;
+      await nextTurn();
     }
   }
-  if (rows.length > 0) yield makeBatch(++number, rows);
+  if (rows.length > 0) yield makeBatch(++number, rows, fingerprints);
+}
+
+async function* single<T>(items: AsyncIterable<T>): AsyncGenerator<readonly T[], void, undefined> {
+  for await (const item of items) yield [item];
+}
+
+/** Batches of records that come one at a time. */
+export function batchesOf(records: AsyncIterable<CsvRecord>, size = BATCH_SIZE): AsyncGenerator<Batch, void, undefined> {
+  return batchesOfGroups(single(records), size);
 }
 
 const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 const TRUE = new Set(['true', 't', 'yes', 'y', '1']);
 const FALSE = new Set(['false', 'f', 'no', 'n', '0']);
+
+/** A non-empty CSV cell as the value a JSON body would carry; anything unreadable stays text. */
+type CellConverter = (text: string) => unknown;
+
+const asNumber: CellConverter = (text) => {
+  const t = text.trim();
+  return NUMBER.test(t) ? Number(t) : text;
+};
+
+/** Bigint and decimal stay text (no float rounding); a leading `+` goes. */
+const asNumericText: CellConverter = (text) => {
+  const t = text.trim();
+  return t.charCodeAt(0) === 43 ? t.slice(1) : t;
+};
+
+const asBoolean: CellConverter = (text) => {
+  const t = text.trim().toLowerCase();
+  return TRUE.has(t) ? true : FALSE.has(t) ? false : text;
+};
+
+const asJson: CellConverter = (text) => {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+};
+
+const trimmed: CellConverter = (text) => text.trim();
+const asText: CellConverter = (text) => text;
+
+/** One converter per column type, chosen once per import rather than per cell. */
+const CONVERTERS: Record<Field['type'], CellConverter> = {
+  integer: asNumber, float: asNumber, bigint: asNumericText, decimal: asNumericText, boolean: asBoolean, json: asJson,
+  date: trimmed, timestamp: trimmed, time: trimmed, uuid: trimmed, text: asText, binary: asText, unknown: asText,
+};
 
 /**
  * An empty unquoted cell is null, as the CSV export writes a null (DESIGN §14 "Round trip"). On
@@ -77,48 +188,28 @@ function emptyCell(field: Field, method: ImportMethod): unknown {
   return field.nullable && field.hasDefault && !field.autoIncrement ? null : undefined;
 }
 
-/**
- * A CSV cell as the value a JSON body would carry. Numbers and booleans are read from text;
- * anything unreadable is passed on as text so validation reports it with its usual message.
- * `quoted`: the cell was written `""`, an empty string rather than an empty cell.
- */
-export function cellValue(field: Field, text: string, method: ImportMethod, quoted = false): unknown {
-  if (text === '') return quoted ? '' : emptyCell(field, method);
-  switch (field.type) {
-    case 'integer':
-    case 'float': {
-      const t = text.trim();
-      return NUMBER.test(t) ? Number(t) : text;
-    }
-    case 'bigint':
-    case 'decimal':
-      return text.trim().replace(/^\+/, '');
-    case 'boolean': {
-      const t = text.trim().toLowerCase();
-      return TRUE.has(t) ? true : FALSE.has(t) ? false : text;
-    }
-    case 'json':
-      try {
-        return JSON.parse(text) as unknown;
-      } catch {
-        return text;
-      }
-    case 'date':
-    case 'timestamp':
-    case 'time':
-    case 'uuid':
-      return text.trim();
-    default:
-      return text;
-  }
+interface CompiledColumn {
+  readonly index: number;
+  readonly name: string;
+  readonly convert: CellConverter;
+  /** What an empty unquoted cell gives; undefined leaves the field out. */
+  readonly empty: unknown;
 }
 
-/** The row as a body keyed by API field names. */
-export function rowBody(row: SourceRow, mapping: ImportMapping, method: ImportMethod): Record<string, unknown> {
-  const body: Record<string, unknown> = {};
-  for (const column of mapping.columns) {
-    const value = cellValue(column.field, row.fields[column.index] ?? '', method, row.emptyQuoted?.includes(column.index) ?? false);
-    if (value !== undefined) body[column.field.name] = value;
-  }
-  return body;
+/** Turns a row into a body keyed by API field names; the mapping is compiled once per import. */
+export type RowBody = (row: SourceRow) => Record<string, unknown>;
+
+/** The row-to-body function of a mapping: each column's converter and empty value settled once. */
+export function compileRowBody(mapping: ImportMapping, method: ImportMethod): RowBody {
+  const columns: CompiledColumn[] = mapping.columns.map((c) => ({ index: c.index, name: c.field.name, convert: CONVERTERS[c.field.type], empty: emptyCell(c.field, method) }));
+  return (row) => {
+    const body: Record<string, unknown> = {};
+    for (const column of columns) {
+      const text = row.fields[column.index] ?? '';
+      const value = text !== '' ? column.convert(text) : row.emptyQuoted?.includes(column.index) ? '' : column.empty;
+      if (value !== undefined) body[column.name] = value;
+    }
+    return body;
+  };
 }
+

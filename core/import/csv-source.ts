@@ -3,9 +3,12 @@
  * is detected from the first line when not given, and csv-parse turns chunks into records
  * (BOM stripped, quoted newlines kept). Only the records in flight are held, never the file.
  */
-import { isUtf8 } from 'node:buffer';
 import { parse, type Parser } from 'csv-parse';
 import { ApiError } from '../errors.ts';
+import { decodeRecord, isBlank, leanCast, lineBreaks, markEmptyQuoted, recordSize, type CsvRecord, type RawField } from './csv-fields.ts';
+
+// The record type and the cast shortcut are part of the source's surface (tests check the shortcut).
+export { leanCast, type CsvRecord };
 
 /** 100 MiB (DESIGN §12 "Import"). */
 export const IMPORT_LIMIT_BYTES = 100 * 1024 * 1024;
@@ -20,52 +23,14 @@ const MAX_RECORD_BYTES = 4 * 1024 * 1024;
 
 const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 
-/** What a rejected record's stored text shows in place of a NUL or of bytes that are not UTF-8. */
-const REPLACEMENT = '\uFFFD';
-
-/** What csv-parse's `cast` hands over for a quoted empty field (a raw field is a Buffer). */
-const EMPTY_QUOTED = Symbol('empty quoted field');
-type RawField = Uint8Array | typeof EMPTY_QUOTED;
-
-/** Tells `""` from an empty unquoted field, which csv-parse otherwise gives as the same empty bytes. */
-function markEmptyQuoted(value: unknown, context: { quoting: boolean }): unknown {
-  return context.quoting && (value as Uint8Array).length === 0 ? EMPTY_QUOTED : value;
-}
-
-/** The part of csv-parse 7's internal parser state that `leanCast` reads and replaces. */
-interface ParserInternals {
-  api?: { __cast?: unknown; state?: { wasQuoting?: unknown } };
-}
-
-/**
- * csv-parse hands `cast` a context built from three object spreads per field (`__infoField`):
- * about 40% of an import's CPU and much of its garbage (profile in docs/decisions.md), where
- * `markEmptyQuoted` needs one flag. Where the parser has the internals of the pinned version,
- * its cast step reads that flag directly (true); otherwise the documented, slower path stays. Errors
- * keep their full context either way: csv-parse builds it in its own error paths.
- */
-export function leanCast(parser: Parser): boolean {
-  const api = (parser as unknown as ParserInternals).api;
-  if (typeof api?.__cast !== 'function' || typeof api.state?.wasQuoting !== 'boolean') return false;
-  const state = api.state;
-  api.__cast = (field: Uint8Array) => [undefined, state.wasQuoting === true && field.length === 0 ? EMPTY_QUOTED : field];
-  return true;
-}
-
-export interface CsvRecord {
-  /** The record's text; with a `problem`, made storable (invalid bytes and NUL as U+FFFD). */
-  readonly fields: string[];
-  /** 1-based line of the file where the record starts. */
-  readonly line: number;
-  /** Why the record cannot be imported as it is (bad bytes); the caller rejects it with this reason. */
-  readonly problem?: string;
-  /** Indexes of the fields written as a quoted `""`: an empty string, where an empty unquoted cell is null. */
-  readonly emptyQuoted?: readonly number[];
-}
-
 export interface CsvSource {
   readonly delimiter: string;
-  /** Records in file order; blank lines and records whose fields are all blank are left out. */
+  /**
+   * Records in file order, in the groups the parser has ready (up to 100): one await per group
+   * rather than per record. Blank lines and records whose fields are all blank are left out.
+   */
+  readonly groups: AsyncGenerator<CsvRecord[], void, undefined>;
+  /** The same records one at a time; read either this or `groups`, not both. */
   readonly records: AsyncGenerator<CsvRecord, void, undefined>;
 }
 
@@ -159,75 +124,66 @@ function waitDrain(parser: Parser): Promise<void> {
   });
 }
 
+
+/** Records read in one go before the reader yields them. */
+const GROUP_SIZE = 100;
+
+/** Resolves at the parser's next event that may change what `read()` gives: data, end, close or error. */
+function parserWaker(parser: Parser): () => Promise<void> {
+  let wake: (() => void) | null = null;
+  const signal = (): void => {
+    const resolve = wake;
+    wake = null;
+    resolve?.();
+  };
+  for (const event of ['readable', 'end', 'close', 'error']) parser.on(event, signal);
+  // Events come on a later tick than the read() that found nothing, so the waker is always set in time.
+  return () => new Promise((resolve) => (wake = resolve));
+}
+
+/** csv-parse's own errors (code CSV_…) become 400s that name the line; anything else passes. */
+function asCsvError(error: unknown): unknown {
+  if (error instanceof ApiError) return error;
+  if (typeof (error as { code?: unknown }).code === 'string' && String((error as { code: string }).code).startsWith('CSV_')) return malformed(error);
+  return error;
+}
+
 /**
- * The record's fields as text, checked on the bytes: csv-parse hands over raw field bytes
- * (`encoding: null`), so a multi-byte sequence split across chunks is whole here, and a byte
- * that is not UTF-8 is caught instead of silently becoming U+FFFD. NUL is refused too: the
- * job store (PostgreSQL text/jsonb) and most columns cannot hold it.
+ * Reads the parser synchronously while it has records (`read()`), instead of through its async
+ * iterator, which costs a promise and a result object per record on top of this generator's own.
  */
-function decodeRecord(raw: readonly RawField[], line: number): CsvRecord {
-  const fields: string[] = [];
-  let emptyQuoted: number[] | undefined;
-  let problem: string | undefined;
-  for (let index = 0; index < raw.length; index++) {
-    const bytes = raw[index] as RawField;
-    if (bytes === EMPTY_QUOTED) {
-      (emptyQuoted ??= []).push(index);
-      fields.push('');
-      continue;
-    }
-    const buffer = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
-    let text = buffer.toString('utf8');
-    // Bytes that are not UTF-8 decode to U+FFFD: only then (or for a U+FFFD in the file) are the bytes checked.
-    if (text.includes(REPLACEMENT) && !isUtf8(buffer)) problem ??= `field ${index + 1} is not valid UTF-8; the invalid bytes are shown as U+FFFD in rejections.csv`;
-    if (text.includes('\0')) {
-      problem ??= `field ${index + 1} contains a NUL character; it is shown as U+FFFD in rejections.csv`;
-      text = text.replaceAll('\0', REPLACEMENT);
-    }
-    fields.push(text);
-  }
-  // The usual record is built in one step, without spreading optional parts.
-  if (problem === undefined && emptyQuoted === undefined) return { fields, line };
-  return { fields, line, ...(problem === undefined ? {} : { problem }), ...(emptyQuoted === undefined ? {} : { emptyQuoted }) };
-}
-
-function recordBytes(raw: readonly RawField[]): number {
-  let total = 0;
-  for (const field of raw) total += field === EMPTY_QUOTED ? 0 : field.length;
-  return total;
-}
-
-function isBlank(fields: readonly string[]): boolean {
-  return fields.every((f) => f.trim() === '');
-}
-
-function lineBreaks(fields: readonly string[]): number {
-  let count = 0;
-  for (const field of fields) {
-    for (let at = field.indexOf('\n'); at >= 0; at = field.indexOf('\n', at + 1)) count++;
-  }
-  return count;
-}
-
-async function* records(parser: Parser): AsyncGenerator<CsvRecord, void, undefined> {
+async function* recordGroups(parser: Parser): AsyncGenerator<CsvRecord[], void, undefined> {
   // Lines are counted here rather than with csv-parse's `info` option, whose per-record snapshot
   // halves the parser's throughput: a record takes one line plus the line breaks inside its quotes.
   let line = 1;
+  const ready = parserWaker(parser);
   try {
-    for await (const raw of parser as AsyncIterable<RawField[]>) {
-      // csv-parse counts a record's size only for text fields; with bytes it bounds each field alone.
-      if (recordBytes(raw) > MAX_RECORD_BYTES) throw malformed({ code: 'CSV_MAX_RECORD_SIZE', lines: line });
-      const decoded = decodeRecord(raw, line);
-      line += 1 + lineBreaks(decoded.fields);
-      if (!isBlank(decoded.fields) || decoded.emptyQuoted) yield decoded;
+    for (;;) {
+      const group: CsvRecord[] = [];
+      let raw: RawField[] | null = null;
+      while (group.length < GROUP_SIZE && (raw = parser.read() as RawField[] | null) !== null) {
+        // csv-parse bounds a record of text fields itself, but each byte field alone.
+        if (recordSize(raw) > MAX_RECORD_BYTES) throw malformed({ code: 'CSV_MAX_RECORD_SIZE', lines: line });
+        const decoded = decodeRecord(raw, line);
+        line += 1 + lineBreaks(decoded.fields);
+        if (!isBlank(decoded.fields) || decoded.emptyQuoted) group.push(decoded);
+      }
+      if (group.length > 0) yield group;
+      else if (raw === null) {
+        if (parser.errored) throw parser.errored;
+        if (parser.readableEnded || parser.destroyed) return;
+        await ready();
+      }
     }
   } catch (error) {
-    if (error instanceof ApiError) throw error;
-    if (typeof (error as { code?: unknown }).code === 'string' && String((error as { code: string }).code).startsWith('CSV_')) throw malformed(error);
-    throw error;
+    throw asCsvError(error);
   } finally {
     if (!parser.destroyed) parser.destroy();
   }
+}
+
+async function* oneByOne(groups: AsyncGenerator<CsvRecord[], void, undefined>): AsyncGenerator<CsvRecord, void, undefined> {
+  for await (const group of groups) yield* group;
 }
 
 /**
@@ -257,5 +213,6 @@ export async function openCsv(body: AsyncIterable<Buffer>, options: CsvSourceOpt
   leanCast(parser);
   parser.on('error', () => undefined);
   void feed(parser, iterator, head, sniffed.size, sniffed.ended, limit);
-  return { delimiter, records: records(parser) };
+  const groups = recordGroups(parser);
+  return { delimiter, groups, records: oneByOne(groups) };
 }

@@ -12,7 +12,7 @@ import type { ReadScope } from '../query/plan.ts';
 import { readScope } from '../query/read.ts';
 import { readConflictOptions } from '../write/bulk-request.ts';
 import { migrationBlocksWrites, type WritePolicy } from '../write/records.ts';
-import { batchesOf, type Batch, type SourceRow } from './batches.ts';
+import { batchesOfGroups, compileRowBody, type Batch, type SourceRow } from './batches.ts';
 import { openCsv, type CsvRecord } from './csv-source.ts';
 import type { BatchRecord, FailedBatch, ImportJobStore, JobCounts, JobOptions, JobRecord } from './job-store.ts';
 import { autoMapping, checkMapping, explicitMapping, importableColumns, positionalMapping, type ImportMapping } from './mapping.ts';
@@ -56,15 +56,16 @@ export interface PreparedImport {
 
 const HEARTBEAT_MS = 10_000;
 
-/** Reads the first record; the rest stay in the stream. */
-async function firstRecord(records: AsyncGenerator<CsvRecord, void, undefined>): Promise<CsvRecord> {
-  const first = await records.next();
-  if (first.done) throw badRequest('the file is empty');
-  return first.value;
+/** The first group of records; the rest stay in the stream. */
+async function firstGroup(groups: AsyncGenerator<CsvRecord[], void, undefined>): Promise<[CsvRecord, ...CsvRecord[]]> {
+  const first = await groups.next();
+  const group = first.done ? [] : first.value;
+  if (group.length === 0) throw badRequest('the file is empty');
+  return group as [CsvRecord, ...CsvRecord[]];
 }
 
-async function* prepend(first: CsvRecord, rest: AsyncGenerator<CsvRecord, void, undefined>): AsyncGenerator<CsvRecord, void, undefined> {
-  yield first;
+async function* prepend(first: CsvRecord[], rest: AsyncGenerator<CsvRecord[], void, undefined>): AsyncGenerator<CsvRecord[], void, undefined> {
+  if (first.length > 0) yield first;
   yield* rest;
 }
 
@@ -95,10 +96,10 @@ export async function prepareImport(ctx: ImportContext, body: AsyncIterable<Buff
   migrationBlocksWrites(scope);
   const conflict = conflictOf(scope, options);
   const source = await openCsv(body, { limitBytes: ctx.limitBytes, ...(options.delimiter !== undefined ? { delimiter: options.delimiter } : {}) });
-  const first = await firstRecord(source.records);
+  const [first, ...others] = await firstGroup(source.groups);
   if (options.header && first.problem !== undefined) throw badRequest(`the header line ${first.problem.replace(/;.*$/, '')}`);
   const header = options.header ? first.fields : null;
-  const records = options.header ? source.records : prepend(first, source.records);
+  const records = prepend(options.header ? others : [first, ...others], source.groups);
   if (resumed && resumed.header !== null && JSON.stringify(resumed.header) !== JSON.stringify(header)) {
     throw badRequest('the header differs from the one of the original import; resume needs the same file');
   }
@@ -108,11 +109,11 @@ export async function prepareImport(ctx: ImportContext, body: AsyncIterable<Buff
     onConflict: conflict.action, conflictFields: conflict.conflictFields,
   };
   const jobId = resumed?.jobId ?? await ctx.jobs.createJob({ workspaceId: ctx.runtime.workspace.id, viewUuid: ctx.view.uuid, createdBy: ctx.subject, options: jobOptions, header });
-  const writer: BatchWriter = { jobId, database: ctx.runtime.database, scope, policy: ctx.policy.write, viewUuid: ctx.view.uuid, mapping, method: options.method, conflict };
+  const writer: BatchWriter = { jobId, database: ctx.runtime.database, scope, policy: ctx.policy.write, viewUuid: ctx.view.uuid, mapping, method: options.method, conflict, body: compileRowBody(mapping, options.method) };
   return {
     jobId,
     started: { event: 'started', jobId, mapping: mapping.mapping, skippedColumns: mapping.skippedColumns },
-    run: (emit) => new ImportRun(ctx, writer, jobId, resumed).run(batchesOf(records), emit),
+    run: (emit) => new ImportRun(ctx, writer, jobId, resumed).run(batchesOfGroups(records), emit),
   };
 }
 
@@ -244,8 +245,10 @@ class ImportRun {
   private async record(batch: Batch, record: BatchRecord, rejected: SourceRow[], problems: RowProblem[], emit: (event: ImportEvent) => void): Promise<void> {
     await this.rethrow(this.recording);
     const t = { ...this.totals };
+    // The progress event keeps two numbers, not the batch: its rows can go while the record is on its way.
+    const { batch: number, toRow } = batch;
     this.recording = this.ctx.jobs.recordBatch(this.jobId, record, rejected, problems, t).then(() => {
-      emit({ event: 'progress', batch: batch.batch, batchesDone: t.batchesDone, rowsRead: batch.toRow, successCount: t.successCount, errorCount: t.failureCount });
+      emit({ event: 'progress', batch: number, batchesDone: t.batchesDone, rowsRead: toRow, successCount: t.successCount, errorCount: t.failureCount });
       return null;
     }, (error: unknown) => error);
   }

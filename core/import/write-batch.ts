@@ -16,7 +16,7 @@ import { translateDbError } from '../workspace/db-errors.ts';
 import type { WritePolicy } from '../write/records.ts';
 import { checkRow, type RowValues } from '../write/validate.ts';
 import { parseScalar } from '../schema/coerce.ts';
-import { rowBody, type Batch, type SourceRow } from './batches.ts';
+import type { Batch, RowBody, SourceRow } from './batches.ts';
 import type { ImportMapping, ImportMethod } from './mapping.ts';
 import { writeMarker } from './markers.ts';
 
@@ -48,6 +48,8 @@ export interface BatchWriter {
   readonly mapping: ImportMapping;
   readonly method: ImportMethod;
   readonly conflict: Omit<BulkRequest, 'rows'>;
+  /** The mapping compiled (batches.ts `compileRowBody`): a row as the body the bulk engine validates. */
+  readonly body: RowBody;
 }
 
 /** Codes that mean "the database refused this batch"; anything else stops the import. */
@@ -119,7 +121,7 @@ function splitRows(writer: BatchWriter, batch: Batch): { sourceProblems: RowProb
  */
 export function recheckBatch(writer: BatchWriter, batch: Batch): { problems: RowProblem[]; rejected: SourceRow[] } {
   const { sourceProblems, rows } = splitRows(writer, batch);
-  const bodies = rows.map((row) => rowBody(row, writer.mapping, writer.method));
+  const bodies = rows.map(writer.body);
   const errors = writer.method === 'INSERT'
     ? validateRows(writer.scope, writer.policy, { rows: bodies, ...writer.conflict }).errors
     : prepareUpdates(writer, bodies).errors;
@@ -129,7 +131,7 @@ export function recheckBatch(writer: BatchWriter, batch: Batch): { problems: Row
 
 export async function writeBatch(writer: BatchWriter, batch: Batch): Promise<BatchOutcome> {
   const { sourceProblems, rows } = splitRows(writer, batch);
-  const bodies = rows.map((row) => rowBody(row, writer.mapping, writer.method));
+  const bodies = rows.map(writer.body);
   const mark = markerOf(writer, batch, sourceProblems.length);
   try {
     const written = writer.method === 'INSERT' ? await insertRows(writer, bodies, mark) : await updateRows(writer, bodies, mark);
