@@ -6,11 +6,11 @@
  */
 import type { ColumnType } from '../../core/schema/introspection.ts';
 import type { CsvCopyColumn } from '../dialect.ts';
+import { quoteIdent } from './quote-ident.ts';
 
 /** The alias of the export's statement inside the COPY query. */
 const ROWS = 'wdapi_rows';
 
-export const quoteIdent = (name: string): string => `"${name.replace(/"/g, '""')}"`;
 
 /**
  * `to_char`'s MS is the milliseconds cut, not rounded (formatting.c: fsec / 1000), as

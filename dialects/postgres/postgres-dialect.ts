@@ -8,10 +8,7 @@ import { postgresFormula } from './postgres-formula.ts';
 import { introspectPostgres, postgresSchemaExists } from './postgres-introspector.ts';
 import { urlProblem } from '../connection-url.ts';
 import { insertHead, runUpsert } from './postgres-upsert.ts';
-
-function quoteIdent(name: string): string {
-  return `"${name.replace(/"/g, '""')}"`;
-}
+import { quoteIdent } from './quote-ident.ts';
 
 function placeholder(index: number): string {
   return `$${index}`;
