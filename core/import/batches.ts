@@ -127,14 +127,6 @@ export async function* batchesOfGroups(groups: AsyncIterable<readonly CsvRecord[
   if (rows.length > 0) yield makeBatch(++number, rows, fingerprints);
 }
 
-async function* single<T>(items: AsyncIterable<T>): AsyncGenerator<readonly T[], void, undefined> {
-  for await (const item of items) yield [item];
-}
-
-/** Batches of records that come one at a time. */
-export function batchesOf(records: AsyncIterable<CsvRecord>, size = BATCH_SIZE): AsyncGenerator<Batch, void, undefined> {
-  return batchesOfGroups(single(records), size);
-}
 
 const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 const TRUE = new Set(['true', 't', 'yes', 'y', '1']);
