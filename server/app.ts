@@ -2,7 +2,7 @@
 import Router, { type RouterMiddleware } from '@koa/router';
 import Koa from 'koa';
 import { adminAppMiddleware } from '../plugins/admin-app/serve.ts';
-import { requestMetrics } from '../plugins/metrics/middleware.ts';
+import { requestMetrics } from '../plugins/metrics/request-observer.ts';
 import { recordPools } from '../plugins/metrics/observers.ts';
 import type { ServiceMetrics } from '../plugins/metrics/registry.ts';
 import { metricsRoutes } from '../plugins/metrics/route.ts';

@@ -1,7 +1,7 @@
 /** GET /metrics (DESIGN §16): Prometheus text, request counts by route template, cache, import. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type RunningService } from '../../../server/start.ts';
-import { UNMATCHED_ROUTE } from '../../../plugins/metrics/middleware.ts';
+import { UNMATCHED_ROUTE } from '../../../plugins/metrics/request-observer.ts';
 import { ADMIN_TOKEN, fetchJson, startWorkspace, type TestWorkspace } from '../../support/harness.ts';
 import { expectError } from '../../support/http-expect.ts';
 import { pgliteTarget } from '../../support/vendors.ts';
