@@ -241,8 +241,8 @@ export interface SqlSpelling extends SqlRenderer {
    * integers and decimals exactly (neither overflowing the column's type nor rounding), doubles
    * (`float`, and every computed number) as the exact sum of each value reduced to 15 significant
    * digits, the formulas' exact step, so that the order of summation cannot change the last bits.
-   * Default `SUM(expr)`, and `SUM(CAST(expr AS NUMERIC))` for doubles (PostgreSQL's float8 →
-   * numeric keeps 15 significant digits).
+   * Default `SUM(expr)`, and `SUM(CAST(expr AS NUMERIC))` for doubles (a vendor whose double →
+   * numeric cast keeps 15 significant digits; PostgreSQL and MySQL use their formula's `exact`).
    */
   sum(expr: Sql, type: ColumnType): Sql;
 

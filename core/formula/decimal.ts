@@ -1,8 +1,10 @@
 /**
  * Exact decimals for the operations the agreed meaning defines through SQL NUMERIC: ROUND,
- * MOD, CAST to INTEGER/BIGINT/DECIMAL. A double enters NUMERIC with 15 significant digits
- * (PostgreSQL's float8 → numeric cast prints with DBL_DIG digits), so `ROUND(2.675, 2)` is
- * 2.68 on every vendor, as a decimal reading of the formula suggests.
+ * MOD, CAST to INTEGER/BIGINT/DECIMAL. A double enters NUMERIC as its shortest round-trip
+ * digits (what every vendor prints) rounded half away from zero to 15 significant digits, so
+ * `ROUND(2.675, 2)` is 2.68 on every vendor, as a decimal reading of the formula suggests.
+ * Rounding the shortest digits, not the exact binary value, is what MySQL/MariaDB can do
+ * (their double → DECIMAL goes through the shortest digits); docs/decisions.md, "Formulas".
  */
 
 /** `digits × 10^-scale`; scale may be negative. */
@@ -23,11 +25,14 @@ export function parseDecimal(text: string): Decimal | null {
   return { digits: sign === '-' ? -magnitude : magnitude, scale: fraction.length - Number(exponent) };
 }
 
-/** The NUMERIC value a double converts to: 15 significant digits. */
+const SIGNIFICANT_DIGITS = 15;
+
+/** The NUMERIC value a double converts to: its shortest digits, rounded to 15 significant digits. */
 export function decimalFromDouble(value: number): Decimal {
-  const parsed = parseDecimal(value.toPrecision(15));
-  if (!parsed) throw new Error(`cannot read ${value} as a decimal`);
-  return parsed;
+  const shortest = parseDecimal(String(value));
+  if (!shortest || !Number.isFinite(value)) throw new Error(`cannot read ${value} as a decimal`);
+  const extra = abs(shortest.digits).toString().length - SIGNIFICANT_DIGITS;
+  return extra > 0 ? roundDecimal(shortest, shortest.scale - extra) : shortest;
 }
 
 function pow10(n: number): bigint {

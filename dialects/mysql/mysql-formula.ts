@@ -34,8 +34,8 @@ const mysqlTypes = { text: 'CHAR', number: 'DOUBLE', boolean: 'SIGNED', date: 'D
 
 const double = (value: Sql): Sql => sql`(${value} + 0e0)`;
 /**
- * A double as an exact decimal of 15 significant digits, as PostgreSQL's float8 → numeric
- * conversion (and the evaluator's decimal.ts) keeps them.
+ * A double as an exact decimal: its shortest digits (what CAST to DECIMAL reads) rounded half away
+ * from zero to 15 significant digits, as the evaluator's decimal.ts does.
  */
 const decimal = (value: Sql): Sql =>
   sql`(CASE WHEN ${value} = 0 THEN ${castAs(value, DECIMAL)} ELSE ROUND(${castAs(value, DECIMAL)}, 14 - FLOOR(LOG10(ABS(${value})))) END)`;
@@ -93,7 +93,7 @@ function toText(value: Sql, from: FormulaType): Sql {
 function toNumber(value: Sql, from: FormulaType, target: 'SIGNED' | string): Sql {
   if (from === 'boolean') return double(value);
   if (target === 'SIGNED') return double(integer(value));
-  // A double becomes a decimal of 15 significant digits first (PostgreSQL's float8 → numeric).
+  // A double becomes a decimal of 15 significant digits first (core/formula/decimal.ts).
   if (from === 'number') return double(target === DECIMAL ? decimal(value) : castAs(decimal(value), target));
   return double(castAs(value, target));
 }

@@ -4,7 +4,7 @@ import type { DatabaseConfig, Dialect, Driver, Executor, InsertStatement, Update
 import { defineDialect } from '../define-dialect.ts';
 import { createPgDriver } from './postgres-driver.ts';
 import { mapPostgresError } from './postgres-errors.ts';
-import { postgresFormula } from './postgres-formula.ts';
+import { postgresFormula, postgresOwnFormula } from './postgres-formula.ts';
 import { introspectPostgres, postgresSchemaExists } from './postgres-introspector.ts';
 import { urlProblem } from '../connection-url.ts';
 import { insertHead, runUpsert } from './postgres-upsert.ts';
@@ -117,6 +117,8 @@ export function createPostgresDialect(options: PostgresDialectOptions = {}): Dia
       like: (expr, pattern, caseInsensitive) =>
         caseInsensitive ? sql`${expr}::text ILIKE ${pattern} ESCAPE '\\'` : sql`${expr}::text LIKE ${pattern} ESCAPE '\\'`,
       exactText,
+      // Doubles through the formulas' exact decimal (shortest digits, 15 significant), as on MySQL.
+      sum: (expr, type) => (type === 'float' ? sql`SUM(${postgresOwnFormula.exact(expr)})` : sql`SUM(${expr})`),
     },
     writer: { insert, upsert: (db: Executor, table: Sql, statement: UpsertStatement) => runUpsert(db, renderSql, table, statement), insertAndRead, updateAndRead },
     introspector: {

@@ -1,8 +1,8 @@
 /**
  * Formulas on PostgreSQL with the agreed meaning (DESIGN §7). Every number is double precision
  * (columns are cast on read), so results match the evaluator bit for bit; NUMERIC appears only
- * where the agreed meaning is decimal (ROUND, MOD, CAST to INTEGER/BIGINT/DECIMAL), and the
- * float8 → numeric cast keeps 15 significant digits exactly as the evaluator's decimal.ts does.
+ * where the agreed meaning is decimal (ROUND, MOD, CAST to INTEGER/BIGINT/DECIMAL), where a double
+ * becomes its shortest digits rounded to 15 significant digits, as the evaluator's decimal.ts does.
  * Timestamps are `timestamp` (without zone) holding UTC.
  */
 import { raw, sql, type Sql } from '../../core/sql.ts';
@@ -22,7 +22,18 @@ const pgTypes: Readonly<Record<FormulaType, string>> = {
 };
 
 const double = (value: Sql): Sql => castAs(value, 'double precision');
-const numeric = (value: Sql): Sql => castAs(value, 'numeric');
+/**
+ * A double as an exact decimal: its shortest digits (float8 text with extra_float_digits = 1, the
+ * default) rounded half away from zero to 15 significant digits, as MySQL/MariaDB's double →
+ * DECIMAL does. Not `float8::numeric`, which rounds the exact binary value: a double printed
+ * `-0.008821000000000015` would become `-0.00882100000000001` here and `-0.00882100000000002` on
+ * MariaDB. The double's log10 counts the digits (numeric's log costs 12 µs a row); where it rounds
+ * up to a power of ten, 14 and 15 significant digits both give that power.
+ */
+function numeric(value: Sql): Sql {
+  const shortest = castAs(castAs(value, 'text'), 'numeric');
+  return sql`(CASE WHEN ${value} = 0 THEN 0::numeric ELSE round(${shortest}, 14 - floor(log(abs(${value})))::integer) END)`;
+}
 
 /** A double as SQL integer, half away from zero (numeric → integer rounds so; float8 → integer rounds half-even). */
 const integer = (value: Sql): Sql => castAs(numeric(value), 'integer');
@@ -44,7 +55,7 @@ function toText(value: Sql, from: FormulaType): Sql {
 
 function toNumber(value: Sql, from: FormulaType, sqlType: string): Sql {
   if (from === 'boolean') return double(castAs(castAs(value, 'integer'), sqlType));
-  if (from === 'number' && (sqlType === 'integer' || sqlType === 'bigint')) return double(castAs(numeric(value), sqlType));
+  if (from === 'number') return double(castAs(numeric(value), sqlType));
   return double(castAs(value, sqlType));
 }
 

@@ -92,6 +92,9 @@ export const examples: readonly (readonly [string, FormulaValue])[] = [
   ['ROUND(2.5)', 3],
   ['ROUND(-2.5)', -3],
   ['ROUND(2.675, 2)', 2.68],
+  // Shortest digits -0.008821000000000015 round half away at the 15th digit, on every vendor.
+  ['CAST(-0.008821000000000015 AS DECIMAL)', -0.00882100000000002],
+  ['MOD(-0.008821000000000015, 1)', -0.00882100000000002],
   ['ROUND(1234.5, -2)', 1200],
   ['ROUND(amount / 3, 4)', 3.3333],
   ['CEIL(-1.5)', -1],

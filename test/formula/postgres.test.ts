@@ -24,7 +24,8 @@ describe('PostgreSQL formula SQL', () => {
 
   it('rounds through numeric, half away from zero', () => {
     expect(emitted('ROUND(amount, 2)').text).toBe(
-      'CAST(round(CAST("o"."amount" AS numeric), CAST(CAST(CAST($1 AS double precision) AS numeric) AS integer)) AS double precision)',
+      'CAST(round((CASE WHEN "o"."amount" = 0 THEN 0::numeric ELSE round(CAST(CAST("o"."amount" AS text) AS numeric), 14 - floor(log(abs("o"."amount")))::integer) END), ' +
+        'CAST((CASE WHEN CAST($1 AS double precision) = 0 THEN 0::numeric ELSE round(CAST(CAST(CAST($2 AS double precision) AS text) AS numeric), 14 - floor(log(abs(CAST($3 AS double precision))))::integer) END) AS integer)) AS double precision)',
     );
   });
 

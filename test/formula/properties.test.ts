@@ -63,6 +63,8 @@ const regressions: readonly string[] = [
   'MOD(0, COALESCE(amount, ROUND(0, -1) + (0 + 0)))',
   'CAST(amount * 1.1 AS DECIMAL) + CAST(9999.999999999985 AS DECIMAL)',
   "NULLIF(TRIM(note), note) || GREATEST(note, TRIM(note), note || ' ')",
+  // Found by CI seed -309382612 (session 25): a double whose shortest digits end in a tie.
+  'CAST(MOD(COALESCE(price / amount, ABS(0)), 1) AS DECIMAL)',
 ];
 
 describe('differential: evaluator = database', () => {
