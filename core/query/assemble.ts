@@ -46,11 +46,33 @@ function slotsOf(columns: readonly Column[], jsonAsText: boolean, wire: WireValu
   return { slots, nodeCount: indexOf.size };
 }
 
-/** A record without expanded nodes: every column is a key of the root. */
-function assembleFlat(row: Record<string, unknown>, slots: readonly Slot[]): JsonRecord {
-  const record: JsonRecord = {};
-  for (const slot of slots) record[slot.key as string] = slot.wire(row[slot.alias]);
-  return record;
+type RowAssembler = (row: Record<string, unknown>) => JsonRecord;
+
+/**
+ * Sets a key of a record. `record['__proto__'] = v` would set the prototype (a column may be named
+ * so), so that key is defined as an own property instead.
+ */
+function put(record: JsonRecord, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
+  else record[key] = value;
+}
+
+/**
+ * A record without expanded nodes (every column is a key of the root) as one object literal,
+ * generated once per read shape: each record is made with all its keys at once instead of growing
+ * through a keyed store per column (issue 19: 8 µs → 1.5 µs for a page of 20 orders). Keys and
+ * aliases enter the source only as JSON string literals, converters only as arguments. A literal
+ * `"__proto__": …` would set the prototype, so that one key is written computed (`["__proto__"]`),
+ * which defines it (computed keys cost a third more, so only there).
+ */
+function flatAssembler(slots: readonly Slot[]): RowAssembler {
+  const converters = slots.map((_slot, i) => `w${i}`);
+  const keyOf = (key: string): string => (key === '__proto__' ? '["__proto__"]' : JSON.stringify(key));
+  const entries = slots.map((slot, i) => `${keyOf(slot.key as string)}: w${i}(row[${JSON.stringify(slot.alias)}])`);
+  const make = new Function(...converters, `'use strict'; return function assemble(row) { return { ${entries.join(', ')} }; };`) as (
+    ...wires: Slot['wire'][]
+  ) => RowAssembler;
+  return make(...slots.map((slot) => slot.wire));
 }
 
 function assembleRow(row: Record<string, unknown>, slots: readonly Slot[], nodeCount: number): JsonRecord {
@@ -62,12 +84,12 @@ function assembleRow(row: Record<string, unknown>, slots: readonly Slot[], nodeC
     if (slot.key === null) {
       const parent = nodes[slot.parent] ?? null;
       const child = parent && raw !== null && raw !== undefined ? {} : null;
-      if (parent) parent[slot.name] = child;
+      if (parent) put(parent, slot.name, child);
       nodes[slot.node] = child;
       continue;
     }
     const target = nodes[slot.node];
-    if (target) target[slot.key] = slot.wire(raw);
+    if (target) put(target, slot.key, slot.wire(raw));
   }
   return root;
 }
@@ -76,6 +98,9 @@ function assembleRow(row: Record<string, unknown>, slots: readonly Slot[], nodeC
 /** `wire`: a conversion of its own (the export's, which reads timestamps as text); absent: the per-type converters. */
 export function assembler(columns: readonly Column[], jsonAsText: boolean, wire?: WireValue): RecordAssembler {
   const { slots, nodeCount } = slotsOf(columns, jsonAsText, wire);
-  if (nodeCount === 1) return (rows) => rows.map((row) => assembleFlat(row, slots));
+  if (nodeCount === 1) {
+    const flat = flatAssembler(slots);
+    return (rows) => rows.map(flat);
+  }
   return (rows) => rows.map((row) => assembleRow(row, slots, nodeCount));
 }
