@@ -14,10 +14,19 @@ export interface Side {
   sample(seconds: number, firstIndex: number): Promise<Sample>;
 }
 
+/** One round of one side: what the verdicts pair with the floor's figures of the same round. */
+export interface RoundFigures {
+  readonly rps: number;
+  readonly p99: number;
+  readonly cpuMicros: number;
+}
+
 export interface SideResult extends Measurement {
   readonly label: string;
   /** user + system CPU of the serving process per answered request, in µs. */
   readonly cpuMicros: number;
+  /** Each round's figures, in order (bench/paired.ts). */
+  readonly rounds: readonly RoundFigures[];
 }
 
 export interface Timing {
@@ -56,9 +65,15 @@ async function timed(side: Side, seconds: number, firstIndex: number): Promise<{
   return { sample, cpu: used.user + used.system };
 }
 
+function roundFigures(sample: Sample, cpu: number): RoundFigures {
+  const { rps, p99, requests, errors } = summarise([sample]);
+  return { rps, p99, cpuMicros: cpu / Math.max(1, requests + errors) };
+}
+
 /** Warm-ups run apart from the timed samples, so their CPU is not counted. */
 export async function measureSides(sides: readonly Side[], timing: Timing, log: (message: string) => void): Promise<SideResult[]> {
   const samples = sides.map((): Sample[] => []);
+  const rounds = sides.map((): RoundFigures[] => []);
   const cpu = sides.map(() => 0);
   for (let round = 0; round < timing.rounds; round++) {
     for (const [i, side] of sides.entries()) {
@@ -67,11 +82,12 @@ export async function measureSides(sides: readonly Side[], timing: Timing, log: 
       if (round === 0 && timing.warmup > 0) await side.sample(timing.warmup, firstIndex);
       const { sample, cpu: used } = await timed(side, timing.duration / timing.rounds, firstIndex);
       samples[i]?.push(sample);
+      rounds[i]?.push(roundFigures(sample, used));
       cpu[i] = (cpu[i] ?? 0) + used;
     }
   }
   return sides.map((side, i) => {
     const measurement = summarise(samples[i] ?? []);
-    return { label: side.label, ...measurement, cpuMicros: (cpu[i] ?? 0) / Math.max(1, measurement.requests + measurement.errors) };
+    return { label: side.label, ...measurement, cpuMicros: (cpu[i] ?? 0) / Math.max(1, measurement.requests + measurement.errors), rounds: rounds[i] ?? [] };
   });
 }

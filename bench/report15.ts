@@ -1,5 +1,6 @@
 /** Issue 15's targets, verdicts and table: every figure beside the floor measured in the same run. */
 import type { SideResult } from './compare.ts';
+import { pairedRatio } from './paired.ts';
 import type { Group15 } from './scenarios15.ts';
 
 export interface Targets15 {
@@ -46,8 +47,8 @@ export function judge15(result: Result15): Verdict15 {
 
 export function judgeComparison(result: Comparison, targets: Targets15): Verdict15 {
   if (!result.subject) return { share: null, p99Ratio: null, pass: false, notes: [result.failure ?? 'not measured'] };
-  const share = result.subject.rps / result.floor.rps;
-  const p99Ratio = result.subject.p99 / result.floor.p99;
+  const share = pairedRatio(result.subject, result.floor, 'rps');
+  const p99Ratio = pairedRatio(result.subject, result.floor, 'p99');
   const notes: string[] = [];
   if (!(share >= targets.minShare)) notes.push(`req/s ${percent(share)} of the floor < ${percent(targets.minShare)}`);
   if (targets.maxP99Ratio !== undefined && !(p99Ratio <= targets.maxP99Ratio)) notes.push(`p99 ${p99Ratio.toFixed(2)}x the floor's > ${targets.maxP99Ratio}x`);
@@ -63,7 +64,8 @@ const f1 = (x: number): string => (Number.isFinite(x) ? x.toFixed(1) : '-');
 const f2 = (x: number): string => (Number.isFinite(x) ? x.toFixed(2) : '-');
 
 function sideRow(id: string, side: SideResult, floor: SideResult, verdict: string): string[] {
-  return [id, side.label, f1(side.rps), f2(side.p50), f2(side.p99), side.cpuMicros.toFixed(0), percent(side.rps / floor.rps), `${f2(side.p99 / floor.p99)}x`, verdict];
+  // The ratios are the verdict's: medians of the per-round ratios (paired.ts); the figures are pooled.
+  return [id, side.label, f1(side.rps), f2(side.p50), f2(side.p99), side.cpuMicros.toFixed(0), percent(pairedRatio(side, floor, 'rps')), `${f2(pairedRatio(side, floor, 'p99'))}x`, verdict];
 }
 
 function rowsOf(result: Comparison, target: Targets15, verdict: Verdict15): string[][] {
