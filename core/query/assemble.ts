@@ -27,6 +27,8 @@ interface Slot {
   readonly parent: number;
   readonly name: string;
   readonly wire: (raw: unknown) => unknown;
+  /** The key it sets (`key`, or `name` for a node) is `__proto__`: see `put`. */
+  readonly proto: boolean;
 }
 
 /** The column's conversion: the per-type converter, or `wire` when the statement read some values in another form. */
@@ -41,7 +43,8 @@ function slotsOf(columns: readonly Column[], jsonAsText: boolean, wire: WireValu
     if (column.key === null && !indexOf.has(key)) indexOf.set(key, indexOf.size);
     const parent = indexOf.get(column.path.slice(0, -1).join('.')) ?? 0;
     const name = column.path[column.path.length - 1] ?? '';
-    return { alias: column.alias, key: column.key, node: indexOf.get(key) ?? 0, parent, name, wire: converterOf(column, jsonAsText, wire) };
+    const proto = (column.key ?? name) === '__proto__';
+    return { alias: column.alias, key: column.key, node: indexOf.get(key) ?? 0, parent, name, wire: converterOf(column, jsonAsText, wire), proto };
   });
   return { slots, nodeCount: indexOf.size };
 }
@@ -50,10 +53,10 @@ type RowAssembler = (row: Record<string, unknown>) => JsonRecord;
 
 /**
  * Sets a key of a record. `record['__proto__'] = v` would set the prototype (a column may be named
- * so), so that key is defined as an own property instead.
+ * so), so that key is defined as an own property instead; `proto` is the slot's flag, worked out once.
  */
-function put(record: JsonRecord, key: string, value: unknown): void {
-  if (key === '__proto__') Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
+function put(record: JsonRecord, key: string, value: unknown, proto: boolean): void {
+  if (proto) Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
   else record[key] = value;
 }
 
@@ -84,12 +87,12 @@ function assembleRow(row: Record<string, unknown>, slots: readonly Slot[], nodeC
     if (slot.key === null) {
       const parent = nodes[slot.parent] ?? null;
       const child = parent && raw !== null && raw !== undefined ? {} : null;
-      if (parent) put(parent, slot.name, child);
+      if (parent) put(parent, slot.name, child, slot.proto);
       nodes[slot.node] = child;
       continue;
     }
     const target = nodes[slot.node];
-    if (target) put(target, slot.key, slot.wire(raw));
+    if (target) put(target, slot.key, slot.wire(raw), slot.proto);
   }
   return root;
 }

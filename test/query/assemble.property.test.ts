@@ -38,3 +38,20 @@ describe('flat record assembler', () => {
     );
   });
 });
+
+describe('expanded record assembler', () => {
+  it('keeps a relationship or a column named __proto__ as a key, never as a prototype', () => {
+    const columns: Column[] = [
+      { alias: 'c0', key: 'id', path: [], type: 'integer' },
+      { alias: 'c1', key: null, path: ['__proto__'], type: 'integer' },
+      { alias: 'c2', key: '__proto__', path: ['__proto__'], type: 'text' },
+      { alias: 'c3', key: 'name', path: ['__proto__'], type: 'text' },
+    ];
+    const [record] = assembler(columns, false)([{ c0: 1, c1: 7, c2: 'x', c3: 'y' }]);
+    expect(Object.getPrototypeOf(record)).toBe(Object.prototype);
+    const child = Object.getOwnPropertyDescriptor(record, '__proto__')?.value as Record<string, unknown>;
+    expect(Object.getPrototypeOf(child)).toBe(Object.prototype);
+    expect(Object.getOwnPropertyDescriptor(child, '__proto__')?.value).toBe('x');
+    expect(JSON.parse(JSON.stringify(record))).toEqual(JSON.parse('{"id":1,"__proto__":{"__proto__":"x","name":"y"}}'));
+  });
+});
