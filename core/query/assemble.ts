@@ -55,7 +55,7 @@ type RowAssembler = (row: Record<string, unknown>) => JsonRecord;
  * Sets a key of a record. `record['__proto__'] = v` would set the prototype (a column may be named
  * so), so that key is defined as an own property instead; `proto` is the slot's flag, worked out once.
  */
-function put(record: JsonRecord, key: string, value: unknown, proto: boolean): void {
+export function put(record: JsonRecord, key: string, value: unknown, proto: boolean): void {
   if (proto) Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
   else record[key] = value;
 }

@@ -8,7 +8,7 @@ import type { BoundDialect, Executor } from '../../dialects/dialect.ts';
 import { parseScalar } from '../schema/coerce.ts';
 import type { Field } from '../schema/model.ts';
 import { toWireValue } from '../schema/values.ts';
-import type { JsonRecord } from './assemble.ts';
+import { put, type JsonRecord } from './assemble.ts';
 import type { ArrayColumn } from './compile-read.ts';
 import { compileItems, ITEM_PARENT } from './compile-items.ts';
 import type { ArrayNode } from './plan.ts';
@@ -73,8 +73,9 @@ async function readItems(db: Executor, dialect: BoundDialect, node: ArrayNode, p
     list.push(items[i] ?? {});
     byParent.set(key, list);
   });
+  const proto = node.name === '__proto__';
   for (const { record, key } of parents) {
-    record[node.name] = key === null || key === undefined ? [] : byParent.get(keyText(node.parentField, key, jsonAsText)) ?? [];
+    put(record, node.name, key === null || key === undefined ? [] : (byParent.get(keyText(node.parentField, key, jsonAsText)) ?? []), proto);
   }
 }
 
