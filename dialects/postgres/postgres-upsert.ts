@@ -1,6 +1,7 @@
 /**
  * Bulk writes on PostgreSQL. The rows travel as ONE bound parameter, a JSON array of objects
- * keyed by column name, unpacked by `json_populate_recordset(NULL::table, $1)`: each value goes
+ * keyed by column name (sent as UTF-8 bytes, see recordsetBytes), unpacked by
+ * `json_populate_recordset(NULL::table, …)`: each value goes
  * through its column type's own input function (typmods, domains, enums and arrays included),
  * exactly as a text parameter would. Against a multi-row VALUES list with one parameter per
  * cell this halves the statement's time on the server (bench/import.ts) and spares the client
@@ -77,9 +78,23 @@ export function recordsetJson(statement: UpsertStatement): string {
   return text.includes('\\ud') || text.includes('\\uD') ? recordsetJsonByCell(statement) : text;
 }
 
+/**
+ * The rows' JSON as UTF-8 bytes, sent as a bytea parameter that the server decodes
+ * (`convert_from(…, 'UTF8')`). As a text parameter the JSON (about 85 KB per 500-row import
+ * batch) is a V8 string that lives as long as its statement; early in an import most of them were
+ * promoted to the old generation, which grew by about 30 MB before a mark-compact and made the
+ * import's peak RSS (docs/decisions.md, "Import memory"). As bytes it is outside the V8 heap, and
+ * the string dies as soon as it is encoded. bytea rather than a binary json parameter: both
+ * drivers (pg and PGlite) send a Buffer as bytea.
+ */
+function recordsetBytes(statement: UpsertStatement): Buffer {
+  return Buffer.from(recordsetJson(statement), 'utf8');
+}
+
 function recordsetInsert(table: Sql, statement: UpsertStatement): Sql {
   const columns = join(statement.columns.map((c) => ident(c)));
-  return sql`INSERT INTO ${table} (${columns}) SELECT ${columns} FROM json_populate_recordset(NULL::${table}, ${recordsetJson(statement)}::json)`;
+  const rows = sql`convert_from(${recordsetBytes(statement)}::bytea, 'UTF8')::json`;
+  return sql`INSERT INTO ${table} (${columns}) SELECT ${columns} FROM json_populate_recordset(NULL::${table}, ${rows})`;
 }
 
 /**

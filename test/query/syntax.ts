@@ -3,8 +3,8 @@
  * parser misses a few constructs the dialects emit; those are taken out before parsing and are
  * checked by the golden text alone:
  * - PostgreSQL: `ESCAPE '\'` (the parser reads `\'` as an escaped quote, PostgreSQL does not)
- *   and the casts in json_populate_recordset(NULL::"schema"."table", $1::json) (the parser takes
- *   no cast inside function arguments).
+ *   and the casts in json_populate_recordset(NULL::"schema"."table", $1::json) and
+ *   convert_from($1::bytea, 'UTF8')::json (the parser takes no cast inside function arguments).
  * - MySQL: the 8.0.19 row alias `VALUES … AS new_row … = new_row.c`, given to the parser in the
  *   older `VALUES(c)` spelling. MariaDB's `INSERT … RETURNING` parses with the 'mariadb' grammar,
  *   which in turn misses `CAST(… AS CHAR CHARACTER SET utf8mb4)`, so reads use 'mysql'.
@@ -21,6 +21,7 @@ const POSTGRES_REWRITES: readonly [RegExp, string][] = [
   [/\s+ESCAPE\s+'\\'/g, ''],
   [/NULL::"[^"]+"(\."[^"]+")*/g, 'NULL'],
   [/(\$\d+)::json\b/g, '$1'],
+  [/convert_from\((\$\d+)::bytea, 'UTF8'\)::json/g, '$1'],
 ];
 
 const MYSQL_REWRITES: readonly [RegExp, string][] = [

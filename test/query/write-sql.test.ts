@@ -60,12 +60,12 @@ const UPSERT_UPDATE: PerVendor = {
   postgres: golden(
     [
       'WITH written AS (INSERT INTO "public"."customers" ("name", "email", "vip")',
-      'SELECT "name", "email", "vip" FROM json_populate_recordset(NULL::"public"."customers", $1::json)',
+      `SELECT "name", "email", "vip" FROM json_populate_recordset(NULL::"public"."customers", convert_from($1::bytea, 'UTF8')::json)`,
       'ON CONFLICT ("email") DO UPDATE SET "name" = EXCLUDED."name", "vip" = EXCLUDED."vip"',
       'RETURNING (xmax = 0) AS inserted)',
       'SELECT count(*) FILTER (WHERE inserted)::integer AS inserted, count(*)::integer AS written FROM written',
     ],
-    [RECORDSET],
+    [Buffer.from(RECORDSET)],
   ),
   mysql: golden(
     ['INSERT INTO `customers` (`name`, `email`, `vip`) VALUES (?, ?, ?), (?, ?, ?) AS `new_row`', 'ON DUPLICATE KEY UPDATE `name` = `new_row`.`name`, `vip` = `new_row`.`vip`'],
@@ -83,10 +83,10 @@ const UPSERT_IGNORE: PerVendor = {
   postgres: golden(
     [
       'INSERT INTO "public"."customers" ("name", "email", "vip")',
-      'SELECT "name", "email", "vip" FROM json_populate_recordset(NULL::"public"."customers", $1::json)',
+      `SELECT "name", "email", "vip" FROM json_populate_recordset(NULL::"public"."customers", convert_from($1::bytea, 'UTF8')::json)`,
       'ON CONFLICT ("email") DO NOTHING',
     ],
-    [RECORDSET],
+    [Buffer.from(RECORDSET)],
   ),
   mysql: golden(['INSERT INTO `customers` (`name`, `email`, `vip`) VALUES (?, ?, ?), (?, ?, ?)', 'ON DUPLICATE KEY UPDATE `email` = `email`'], TWO_ROWS),
   mssql: batch([MERGE_DECLARE, [...MERGE_HEAD, ...MERGE_INSERT], MERGE_COUNTS], TWO_ROWS),
