@@ -30,7 +30,7 @@ const SIZE = 20;
 /**
  * H's measured seconds per side, at least: a request takes 1–2 s under 10 connections, so a 3–5 s
  * round finishes a few dozen and the requests cut off at each round's end swing the ratio by ±10%
- * (session 26: 78% at 9 s per side, 88% at 20 s on the same commit).
+ * (session 26: 78% at 9 s per side, 88–97% at 20–45 s, on the same code).
  */
 const AGGREGATE_MIN_SECONDS = 45;
 

@@ -4,7 +4,7 @@
  * background load; a burst of load from a neighbour (this machine is shared) moves one round of one
  * side. Pooled over all rounds, that one round moved the verdict by up to ±15% (session 26: the
  * same commit gave G 67%–96% and C's CPU 1.17x–1.49x); the median of the paired rounds sets it
- * aside. With fewer than one round per side it falls back to the pooled figures.
+ * aside. A side without rounds falls back to the pooled figures.
  */
 import type { RoundFigures, SideResult } from './compare.ts';
 

@@ -70,8 +70,7 @@ export function put(record: JsonRecord, key: string, value: unknown, proto: bool
  */
 function flatAssembler(slots: readonly Slot[]): RowAssembler {
   const converters = slots.map((_slot, i) => `w${i}`);
-  const keyOf = (key: string): string => (key === '__proto__' ? '["__proto__"]' : JSON.stringify(key));
-  const entries = slots.map((slot, i) => `${keyOf(slot.key as string)}: w${i}(row[${JSON.stringify(slot.alias)}])`);
+  const entries = slots.map((slot, i) => `${slot.proto ? '["__proto__"]' : JSON.stringify(slot.key)}: w${i}(row[${JSON.stringify(slot.alias)}])`);
   const make = new Function(...converters, `'use strict'; return function assemble(row) { return { ${entries.join(', ')} }; };`) as (
     ...wires: Slot['wire'][]
   ) => RowAssembler;
