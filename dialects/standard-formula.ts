@@ -17,7 +17,11 @@ export interface FormulaFacts {
   toText(value: Sql, from: FormulaType): Sql;
   /** The current time in UTC as a timestamp without zone (standard CURRENT_TIMESTAMP is in the session's zone). */
   readonly utcNow: Sql;
-  /** A double as an exact decimal keeping 15 significant digits (core/formula/decimal.ts), for ROUND and MOD. */
+  /**
+   * A double as an exact decimal: its shortest digits rounded half away from zero to 15 significant
+   * digits (core/formula/decimal.ts), for ROUND and MOD. `fifteenDigits` spells it from the vendor's
+   * decimal of the shortest digits.
+   */
   exact(value: Sql): Sql;
   /** A double as an SQL integer, rounded half away from zero (the standard leaves the rounding to the vendor). */
   integer(value: Sql): Sql;
@@ -49,6 +53,17 @@ type Functions = FormulaDialect['functions'];
 
 /** `CAST(value AS type)`; `type` is a constant of the dialect, never input. */
 export const castAs = (value: Sql, type: string): Sql => sql`CAST(${value} AS ${raw(type)})`;
+
+/**
+ * The agreed exact decimal of a double `value`: `shortest`, the vendor's decimal of the double's
+ * shortest digits, rounded half away from zero (SQL ROUND on a decimal) to 15 significant digits.
+ * The double's LOG10 counts the digits; where it rounds up to a power of ten, 14 and 15 significant
+ * digits both give that power. Zero has no logarithm: it is `zero`. `scale` makes ROUND's second
+ * argument the type the vendor asks for.
+ */
+export function fifteenDigits(value: Sql, shortest: Sql, zero: Sql, scale: (digits: Sql) => Sql = (digits) => digits): Sql {
+  return sql`(CASE WHEN ${value} = 0 THEN ${zero} ELSE ROUND(${shortest}, ${scale(sql`14 - FLOOR(LOG10(ABS(${value})))`)}) END)`;
+}
 
 /** A function call with the arguments as given. */
 export const call =

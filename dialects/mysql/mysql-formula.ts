@@ -20,7 +20,7 @@ import type { CastTarget } from '../../core/formula/ast.ts';
 import type { FormulaDialect, FunctionEmitter } from '../../core/formula/formula-dialect.ts';
 import type { FormulaType, ValueType } from '../../core/formula/types.ts';
 import type { Field } from '../../core/schema/model.ts';
-import { call, castAs, defineFormula, type OwnFormula } from '../standard-formula.ts';
+import { call, castAs, defineFormula, fifteenDigits, type OwnFormula } from '../standard-formula.ts';
 
 /**
  * Exact decimal for a double of 15 significant digits: scale 30 (MySQL's maximum) keeps all 15
@@ -33,12 +33,8 @@ const DECIMAL = 'DECIMAL(65,30)';
 const mysqlTypes = { text: 'CHAR', number: 'DOUBLE', boolean: 'SIGNED', date: 'DATE', timestamp: 'DATETIME(3)', null: 'CHAR' } as const;
 
 const double = (value: Sql): Sql => sql`(${value} + 0e0)`;
-/**
- * A double as an exact decimal: its shortest digits (what CAST to DECIMAL reads) rounded half away
- * from zero to 15 significant digits, as the evaluator's decimal.ts does.
- */
-const decimal = (value: Sql): Sql =>
-  sql`(CASE WHEN ${value} = 0 THEN ${castAs(value, DECIMAL)} ELSE ROUND(${castAs(value, DECIMAL)}, 14 - FLOOR(LOG10(ABS(${value})))) END)`;
+/** A double as the agreed exact decimal (fifteenDigits): CAST to DECIMAL reads its shortest digits. */
+const decimal = (value: Sql): Sql => fifteenDigits(value, castAs(value, DECIMAL), castAs(value, DECIMAL));
 /** Any string as utf8mb4 text with the dialect's one collation (see the header). */
 const text = (value: Sql): Sql => sql`(CONVERT(${value} USING utf8mb4) COLLATE utf8mb4_bin)`;
 /** Text as its UTF-8 bytes: compares without padding, in code-point order. */

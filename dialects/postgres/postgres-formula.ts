@@ -10,7 +10,7 @@ import type { CastTarget } from '../../core/formula/ast.ts';
 import type { FormulaDialect, FunctionEmitter } from '../../core/formula/formula-dialect.ts';
 import type { FormulaType, ValueType } from '../../core/formula/types.ts';
 import type { Field } from '../../core/schema/model.ts';
-import { call, castAs, defineFormula, type OwnFormula } from '../standard-formula.ts';
+import { call, castAs, defineFormula, fifteenDigits, type OwnFormula } from '../standard-formula.ts';
 
 const pgTypes: Readonly<Record<FormulaType, string>> = {
   text: 'text',
@@ -23,17 +23,14 @@ const pgTypes: Readonly<Record<FormulaType, string>> = {
 
 const double = (value: Sql): Sql => castAs(value, 'double precision');
 /**
- * A double as an exact decimal: its shortest digits (float8 text with extra_float_digits = 1, the
- * default) rounded half away from zero to 15 significant digits, as MySQL/MariaDB's double →
- * DECIMAL does. Not `float8::numeric`, which rounds the exact binary value: a double printed
- * `-0.008821000000000015` would become `-0.00882100000000001` here and `-0.00882100000000002` on
- * MariaDB. The double's log10 counts the digits (numeric's log costs 12 µs a row); where it rounds
- * up to a power of ten, 14 and 15 significant digits both give that power.
+ * A double as the agreed exact decimal (fifteenDigits), read from its shortest digits: float8's text
+ * with extra_float_digits = 1, the default. Not `float8::numeric`, which rounds the exact binary
+ * value: a double printed `-0.008821000000000015` would be `-0.00882100000000001` here and
+ * `-0.00882100000000002` on MariaDB. numeric's own log would count digits exactly but costs 12 µs
+ * a row.
  */
-function numeric(value: Sql): Sql {
-  const shortest = castAs(castAs(value, 'text'), 'numeric');
-  return sql`(CASE WHEN ${value} = 0 THEN 0::numeric ELSE round(${shortest}, 14 - floor(log(abs(${value})))::integer) END)`;
-}
+const numeric = (value: Sql): Sql =>
+  fifteenDigits(value, castAs(castAs(value, 'text'), 'numeric'), raw('0::numeric'), (digits) => castAs(digits, 'integer'));
 
 /** A double as SQL integer, half away from zero (numeric → integer rounds so; float8 → integer rounds half-even). */
 const integer = (value: Sql): Sql => castAs(numeric(value), 'integer');

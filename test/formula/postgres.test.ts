@@ -24,8 +24,8 @@ describe('PostgreSQL formula SQL', () => {
 
   it('rounds through numeric, half away from zero', () => {
     expect(emitted('ROUND(amount, 2)').text).toBe(
-      'CAST(round((CASE WHEN "o"."amount" = 0 THEN 0::numeric ELSE round(CAST(CAST("o"."amount" AS text) AS numeric), 14 - floor(log(abs("o"."amount")))::integer) END), ' +
-        'CAST((CASE WHEN CAST($1 AS double precision) = 0 THEN 0::numeric ELSE round(CAST(CAST(CAST($2 AS double precision) AS text) AS numeric), 14 - floor(log(abs(CAST($3 AS double precision))))::integer) END) AS integer)) AS double precision)',
+      'CAST(round((CASE WHEN "o"."amount" = 0 THEN 0::numeric ELSE ROUND(CAST(CAST("o"."amount" AS text) AS numeric), CAST(14 - FLOOR(LOG10(ABS("o"."amount"))) AS integer)) END), ' +
+        'CAST((CASE WHEN CAST($1 AS double precision) = 0 THEN 0::numeric ELSE ROUND(CAST(CAST(CAST($2 AS double precision) AS text) AS numeric), CAST(14 - FLOOR(LOG10(ABS(CAST($3 AS double precision)))) AS integer)) END) AS integer)) AS double precision)',
     );
   });
 
