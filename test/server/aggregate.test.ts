@@ -211,6 +211,18 @@ describe.each(vendors)('aggregates on $name', (target) => {
     expect(products.body.data).toEqual([{ group: { doublePrice: 39 }, avg: { doublePrice: 39 } }, { group: { doublePrice: 99.8 }, avg: { doublePrice: 99.8 } }, { group: { doublePrice: 458 }, avg: { doublePrice: 458 } }]);
   });
 
+  it('sums a double whose shortest digits end in a tie at the 16th digit the same on every vendor', async () => {
+    const created = await ws.call('POST', ws.admin('/views'), { token: ADMIN_TOKEN, body: { entity: 'products', name: 'Tie view', slug: `tie-view-${target.name}` } });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const view = created.body.data as { uuid: string; slug: string };
+    // Printed -0.008821000000000015: 15 digits of the exact binary value end in …1, of the shortest digits in …2.
+    const tie = await ws.call('POST', '/api/columns', { body: { viewUuid: view.uuid, displayName: 'Tie', formula: 'price * 0 - 0.008821000000000015' } });
+    expect(tie.status, JSON.stringify(tie.body)).toBe(201);
+    const res = await ws.call('GET', `/api/data/${view.slug}/aggregate${query([['metrics', 'count,sum:tie']])}`);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data).toEqual([{ group: {}, count: 3, sum: { tie: -0.02646300000000006 } }]);
+  });
+
   it('a migration flag that blocks reads blocks aggregates (503)', async () => {
     const flag = await ws.call('PUT', ws.admin('/entities/customers/migration'), { token: ADMIN_TOKEN, body: { blocksReads: true, blocksWrites: false, retryAfterSeconds: 5 } });
     expect(flag.status, JSON.stringify(flag.body)).toBe(200);
