@@ -6,13 +6,9 @@
 import { existsSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 import { startBenchService } from './service.ts';
+import { median } from './stats.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? 0;
-}
 
 export interface AdminAppBenchResult {
   /** Bytes of JavaScript the sign-in screen transferred (compressed as sent) and decoded. */

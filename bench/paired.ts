@@ -7,14 +7,9 @@
  * aside. A side without rounds falls back to the pooled figures.
  */
 import type { RoundFigures, SideResult } from './compare.ts';
+import { median } from './stats.ts';
 
 export type Figure = keyof RoundFigures;
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length / 2;
-  return sorted.length % 2 === 1 ? (sorted[Math.floor(middle)] ?? Number.NaN) : ((sorted[middle - 1] ?? Number.NaN) + (sorted[middle] ?? Number.NaN)) / 2;
-}
 
 /** `side[figure] / floor[figure]`, paired round by round, median over the rounds. */
 export function pairedRatio(side: SideResult, floor: SideResult, figure: Figure): number {

@@ -20,6 +20,14 @@ function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.max(0, index)] ?? Number.NaN;
 }
 
+/** The middle value; the mean of the two middle ones for an even count; NaN for none. */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length / 2;
+  if (sorted.length % 2 === 1) return sorted[Math.floor(middle)] ?? Number.NaN;
+  return ((sorted[middle - 1] ?? Number.NaN) + (sorted[middle] ?? Number.NaN)) / 2;
+}
+
 /** Requests per second over all samples' time; percentiles over all their latencies. */
 export function summarise(samples: readonly Sample[]): Measurement {
   const latencies = samples.flatMap((s) => s.latencies).sort((a, b) => a - b);
