@@ -69,8 +69,9 @@ function byHeader(header: string, columns: readonly ImportColumn[]): ImportColum
 }
 
 function assemble(pairs: readonly MappedColumn[], skipped: string[], width: number): ImportMapping {
-  const mapping: Record<string, string> = {};
-  for (const pair of pairs) mapping[pair.csvColumn] = pair.field.name;
+  // fromEntries defines its keys: a CSV column named __proto__ stays a key (an assignment would
+  // try to set the prototype and be ignored).
+  const mapping: Record<string, string> = Object.fromEntries(pairs.map((pair) => [pair.csvColumn, pair.field.name]));
   return { columns: pairs, mapping, skippedColumns: skipped, width };
 }
 
@@ -157,10 +158,9 @@ export function checkMapping(mapping: ImportMapping, entity: Entity, method: Imp
 /** Mapping inputs arrive as JSON from a header or a saved mapping: an object of strings (or null). */
 export function readMappingInput(value: unknown, source: string): MappingInput {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw badRequest(`${source} must be a JSON object {csvColumn: fieldName}`);
-  const out: MappingInput = {};
-  for (const [key, target] of Object.entries(value as Record<string, unknown>)) {
+  const entries = Object.entries(value as Record<string, unknown>);
+  for (const [key, target] of entries) {
     if (target !== null && typeof target !== 'string') throw badRequest(`${source}: the target of '${key}' must be a field name or null`);
-    out[key] = target;
   }
-  return out;
+  return Object.fromEntries(entries) as MappingInput; // defines keys, so '__proto__' stays one
 }
