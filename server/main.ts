@@ -53,9 +53,8 @@ async function loadInSteps(): Promise<typeof import('./start.ts')> {
   await import('../core/formula/parse.ts');
   await import('../dialects/postgres/index.ts');
   // The app's graph alone held the loop for 190–340 ms on a loaded 2-core machine (issue 19
-  // item 5): its largest packages come first, one at a time (koa-body brings zod and formidable).
+  // item 5): its largest packages come first, one at a time.
   await import('koa');
-  await import('koa-body');
   await import('jose');
   await import('./app.ts');
   await import('prom-client');

@@ -12,7 +12,7 @@ import { ApiError, badRequest } from '../../core/errors.ts';
 
 const UTF8_LABELS = ['utf-8', 'utf8'];
 
-function hasBody(ctx: Context): boolean {
+export function hasBody(ctx: Context): boolean {
   return Number(ctx.get('content-length') || 0) > 0 || ctx.get('transfer-encoding') !== '';
 }
 
@@ -33,7 +33,7 @@ function inflated(ctx: Context): NodeJS.ReadableStream {
 }
 
 /** Reads the (inflated) body, at most `limitBytes` of it; raw-body's 413 is rendered by the error middleware. */
-async function readBytes(ctx: Context, limitBytes: number): Promise<Buffer> {
+export async function readBytes(ctx: Context, limitBytes: number): Promise<Buffer> {
   const identity = (ctx.get('content-encoding') || 'identity') === 'identity';
   const length = identity && ctx.get('content-length') ? Number(ctx.get('content-length')) : undefined;
   return getRawBody(inflated(ctx), { limit: limitBytes, ...(length !== undefined ? { length } : {}) });
@@ -41,7 +41,7 @@ async function readBytes(ctx: Context, limitBytes: number): Promise<Buffer> {
 
 const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
-function decodeUtf8(bytes: Buffer): string {
+export function decodeUtf8(bytes: Buffer): string {
   if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) throw badRequest('the request body must not start with a byte order mark (JSON is UTF-8 without one)');
   try {
     return decoder.decode(bytes);
@@ -50,7 +50,7 @@ function decodeUtf8(bytes: Buffer): string {
   }
 }
 
-function parseJson(text: string): unknown {
+export function parseJson(text: string): unknown {
   try {
     // bourne refuses `__proto__` keys, as koa-body did: no body may set an object's prototype.
     return bourne.parse(text, { protoAction: 'error' });
@@ -71,7 +71,7 @@ export function jsonBody(limitBytes: number) {
       checkCharset(ctx);
     }
     const text = decodeUtf8(await readBytes(ctx, limitBytes));
-    // The body's type is koa-body's declaration (still used by the OAuth form); JSON.parse yields exactly that.
+    // The body's type is koa's declaration; JSON.parse yields exactly that.
     ctx.request.body = (text === '' ? undefined : parseJson(text)) as typeof ctx.request.body;
     return next();
   };

@@ -4,8 +4,8 @@
  */
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { koaBody } from 'koa-body';
 import { issueAccessToken, jwksDocument, type InternalIssuer } from '../../plugins/auth/internal-oauth/internal-oauth-plugin.ts';
+import { tokenFormBody } from '../middleware/token-form.ts';
 import type { Services } from '../shared/services.ts';
 
 function oauthError(ctx: Context, status: number, error: string, description: string): void {
@@ -25,7 +25,7 @@ function basicCredentials(header: string): { id: string; secret: string } | null
 
 export function oauthRoutes(services: Services, issuer: InternalIssuer): Router {
   const router = new Router();
-  const form = koaBody({ json: true, urlencoded: true, text: false, multipart: false, formLimit: 16 * 1024, jsonLimit: 16 * 1024 });
+  const form = tokenFormBody(16 * 1024);
 
   router.post('/oauth/token', form, async (ctx) => {
     const body = (ctx.request.body ?? {}) as Record<string, unknown>;

@@ -144,6 +144,32 @@ describe('internal OAuth 2.0 (client_credentials)', () => {
     expect(res.status).toBe(400);
   });
 
+  it('a form that repeats a parameter is 400 (RFC 6749 §3.2), whatever the order', async () => {
+    const twice = `grant_type=password&grant_type=client_credentials&client_id=${encodeURIComponent(keyId)}&client_secret=${encodeURIComponent(key)}`;
+    const res = await post(tokenUrl, twice, { 'content-type': 'application/x-www-form-urlencoded' });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe('unsupported_grant_type');
+    const secrets = `grant_type=client_credentials&client_id=${encodeURIComponent(keyId)}&client_secret=x&client_secret=${encodeURIComponent(key)}`;
+    const again = await post(tokenUrl, secrets, { 'content-type': 'application/x-www-form-urlencoded' });
+    expect(again.status).toBe(400);
+    expect(again.body.error).toBe('invalid_request');
+  });
+
+  it('a form with a charset parameter and percent-encoded UTF-8 gives a token', async () => {
+    const body = new URLSearchParams({ grant_type: 'client_credentials', client_id: keyId, client_secret: key }).toString();
+    expectGrant(await post(tokenUrl, body, { 'content-type': 'application/x-www-form-urlencoded; charset=UTF-8' }));
+  });
+
+  it('a body of another type is 400 unsupported_grant_type (read as empty), a body over 16 KiB is 413', async () => {
+    const text = await post(tokenUrl, 'grant_type=client_credentials', { 'content-type': 'text/plain' });
+    expect(text.status).toBe(400);
+    expect(text.body.error).toBe('unsupported_grant_type');
+    const large = await post(tokenUrl, `grant_type=client_credentials&pad=${'x'.repeat(17 * 1024)}`, { 'content-type': 'application/x-www-form-urlencoded' });
+    expect(large.status).toBe(413);
+    const broken = await post(tokenUrl, '{"grant_type":', { 'content-type': 'application/json' });
+    expect(broken.status).toBe(400);
+  });
+
   it('/.well-known/openid-configuration names the issuer, the token endpoint and the JWKS', async () => {
     const res = await fetch(`${ws.url}/.well-known/openid-configuration`);
     expect(res.status).toBe(200);
