@@ -11,6 +11,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CsvCopyColumn, Driver } from '../../../dialects/dialect.ts';
 import { copyCsv } from '../../../dialects/postgres/postgres-copy.ts';
+import { pgStream, setReadSink } from '../../../dialects/postgres/read-sink-socket.ts';
 import { replacePlaceholders } from '../../../dialects/postgres/postgres-copy-sql.ts';
 import { createPgDriver } from '../../../dialects/postgres/postgres-driver.ts';
 import { pollUntil } from '../../support/poll.ts';
@@ -32,6 +33,15 @@ describe('placeholders in the COPY query', () => {
   it('leaves $ inside an unquoted identifier, and refuses what it does not read exactly', () => {
     expect(marked('SELECT a$1 FROM t')).toBe('SELECT a$1 FROM t');
     for (const text of ['SELECT 1 -- $1', 'SELECT /* $1 */ 1', `SELECT E'\\' $1'`, 'SELECT $$ $1 $$', `SELECT 'open`]) expect(marked(text), text).toBeNull();
+  });
+});
+
+describe('pg sockets', () => {
+  it('are ours, whose reads a sink can take, except under TLS, which reads the handle itself', () => {
+    const sink = { buffer: () => Buffer.alloc(16), read: () => true };
+    expect(setReadSink(pgStream({ ssl: false }), sink)).toBe(true);
+    expect(setReadSink(pgStream(), sink)).toBe(true);
+    expect(setReadSink(pgStream({ ssl: { rejectUnauthorized: false } }), sink)).toBe(false);
   });
 });
 
