@@ -3,6 +3,8 @@
  * NDJSON body streamed from the export's batches. The body is a Readable built from a generator,
  * so a batch is read from the database only when the socket has taken the one before
  * (backpressure), and a client that goes away ends the generator, which stops the statement.
+ * The database's own CSV (`WrittenInTurn`) is written chunk by chunk, each after the socket took
+ * the one before, since its chunks share memory the COPY reader fills again.
  */
 import type { ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
