@@ -117,7 +117,9 @@ export class CopyCsvOut extends Readable implements pg.Submittable {
 
   override _read(): void {
     this.wanted = true;
-    if (this.sink) this.connection?.stream.resume();
+    // read(0) starts a stopped handle at once (net.Socket.read); resume() would start it again
+    // on the next tick too, after a read may have stopped it, and the socket would read ahead.
+    if (this.sink) this.connection?.stream.read(0);
     else this.pump();
   }
 
@@ -167,16 +169,21 @@ export class CopyCsvOut extends Readable implements pg.Submittable {
   private parse(chunk: Buffer): void {
     let data = chunk;
     let read = 0;
+    let write = 0;
     if (this.held) {
       read = this.fill(chunk);
       // All of `chunk` went into the held row.
       if (this.held) return this.pool.give(chunk);
     } else if (this.pending) {
-      data = Buffer.concat([this.pending, chunk]);
+      const pending = this.pending;
       this.pending = null;
-      this.pool.give(chunk);
+      const row = this.rowAfterCutHeader(pending, chunk);
+      if (row) ({ write, read } = row);
+      else {
+        data = Buffer.concat([pending, chunk]);
+        this.pool.give(chunk);
+      }
     }
-    let write = 0;
     while (read + HEADER <= data.length) {
       const end = read + 1 + data.readUInt32BE(read + 1);
       if (end > data.length) break;
@@ -191,6 +198,20 @@ export class CopyCsvOut extends Readable implements pg.Submittable {
     // A copy: `data` goes back to the pool once its rows are written.
     if (read < data.length) this.pending = Buffer.from(data.subarray(read));
     this.pushRows(data, write);
+  }
+
+  /**
+   * A row whose header the previous chunk cut (`pending`, under 5 bytes; ~5% of chunks): its
+   * payload is all in `chunk`, so it moves to the chunk's start, and the chunk stays the pool's
+   * buffer instead of a new one joining the two. Null (join them) for anything else.
+   */
+  private rowAfterCutHeader(pending: Buffer, chunk: Buffer): { write: number; read: number } | null {
+    const rest = HEADER - pending.length;
+    if (rest <= 0 || pending[0] !== COPY_DATA || chunk.length < rest) return null;
+    const length = Buffer.concat([pending, chunk.subarray(0, rest)]).readUInt32BE(1);
+    const end = rest + length - 4;
+    if (end > chunk.length) return null;
+    return { write: this.moveRow(chunk, rest, end, 0), read: end };
   }
 
   /** The rows at the start of `data` passed on; without any, `data` is free at once. */

@@ -85,17 +85,18 @@ describe.skipIf(!available)('PostgreSQL csvCopy', () => {
     expect(await text(copy(statement, [], [column('c0', 'integer'), column('c1', 'text')]))).toBe(expected.join(''));
   });
 
-  it('reads into a few buffers, each again once the consumer has asked for the next chunk', async () => {
-    const statement = `SELECT g AS "c0", repeat(chr(97 + g % 26), 100) AS "c1" FROM generate_series(1, 100000) g ORDER BY g`;
+  it('reads into a few buffers, each again once the consumer has asked for the next chunk, rows cut in their header included', async () => {
+    // Short rows (5–18 bytes with the header): about one chunk in four ends inside a message header.
+    const statement = `SELECT g AS "c0", repeat(chr(97 + g % 26), g % 7) AS "c1" FROM generate_series(1, 300000) g ORDER BY g`;
     const memories = new Set<ArrayBufferLike>();
     const parts: string[] = [];
     for await (const chunk of copy(statement, [], [column('c0', 'integer'), column('c1', 'text')])) {
       memories.add(chunk.buffer);
       parts.push(Buffer.from(chunk).toString('utf8'));
     }
-    expect(parts.length).toBeGreaterThan(100);
-    expect(memories.size).toBeLessThanOrEqual(12);
-    const expected = Array.from({ length: 100_000 }, (_, i) => `${i + 1},${String.fromCharCode(97 + ((i + 1) % 26)).repeat(100)}\r\n`);
+    expect(parts.length).toBeGreaterThan(50);
+    expect(memories.size).toBeLessThanOrEqual(8);
+    const expected = Array.from({ length: 300_000 }, (_, i) => `${i + 1},${String.fromCharCode(97 + ((i + 1) % 26)).repeat((i + 1) % 7) || '""'}\r\n`);
     expect(parts.join('') === expected.join('')).toBe(true);
   });
 
