@@ -67,6 +67,8 @@ export interface Driver extends Executor {
    * ending CRLF; no header. `statement` is the unpaged SELECT (any columns besides `columns` are
    * not written), read with the same backpressure and early end as `stream`. Null when a column's
    * type has no exact text in the vendor's SQL: core then writes the rows itself. Absent: always so.
+   * A chunk's memory may be read into again once the next chunk is asked for: a consumer that keeps
+   * a chunk longer (a write the socket has not taken yet) copies it.
    */
   csvCopy?(statement: CompiledSql, columns: readonly CsvCopyColumn[]): AsyncIterable<Uint8Array> | null;
   /** Runs `work` in one transaction on one connection; commits on success, rolls back on throw. */

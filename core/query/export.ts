@@ -52,6 +52,7 @@ export interface RecordExport<T = JsonRecord> {
 export interface CopiedExport {
   readonly entity: string;
   readonly columns: readonly ExportColumn[];
+  /** A chunk's memory may be read into again once the next chunk is asked for (Driver.csvCopy). */
   readonly chunks: AsyncGenerator<Uint8Array, void, undefined>;
 }
 

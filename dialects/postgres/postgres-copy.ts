@@ -76,7 +76,11 @@ async function* copiedRows(pool: pg.Pool, statement: CompiledSql, columns: reado
     if (inTransaction) await client.query('BEGIN');
     const copy = new CopyCsvOut(await boundCopy(client, statement, columns));
     client.query(copy);
-    yield* copy as AsyncIterable<Uint8Array>;
+    // A chunk's buffer is read into again once the consumer asks for the next (Driver.csvCopy).
+    for await (const chunk of copy as AsyncIterable<Uint8Array>) {
+      yield chunk;
+      copy.recycle(chunk);
+    }
     if (inTransaction) await client.query('COMMIT');
     ended = true;
   } finally {

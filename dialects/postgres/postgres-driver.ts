@@ -4,6 +4,7 @@ import type { DatabaseConfig, Driver, Executor, QueryResult } from '../dialect.t
 import { copyCsv } from './postgres-copy.ts';
 import { streamedRows } from './postgres-stream.ts';
 import { postgresTextParsers } from './postgres-types.ts';
+import { pgStream } from './read-sink-socket.ts';
 
 const types = {
   getTypeParser(oid: number, format?: string): (text: string) => unknown {
@@ -33,6 +34,8 @@ export function createPgDriver(config: DatabaseConfig): Driver {
     max: config.poolSize ?? 10,
     options: '-c TimeZone=UTC',
     types,
+    // Sockets whose reads the COPY export can take into reused buffers (read-sink-socket.ts).
+    stream: pgStream,
   });
   // An idle client losing its server must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);

@@ -3,7 +3,10 @@
  * NDJSON body streamed from the export's batches. The body is a Readable built from a generator,
  * so a batch is read from the database only when the socket has taken the one before
  * (backpressure), and a client that goes away ends the generator, which stops the statement.
+ * The database's own CSV (`WrittenInTurn`) is written chunk by chunk, each after the socket took
+ * the one before, since its chunks share memory the COPY reader fills again.
  */
+import type { ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import type { Context } from 'koa';
 import { stringify, type Options } from 'csv-stringify/sync';
@@ -154,13 +157,68 @@ async function firstChunk(exported: CopiedExport): Promise<Uint8Array | null> {
   return next.done ? null : next.value;
 }
 
-async function bodyLines(response: ExportResponse): Promise<AsyncGenerator<string | Uint8Array>> {
+/** Settles when the socket has taken `chunk` (res.write's callback), or fails when the response closes first. */
+function written(res: ServerResponse, chunk: Uint8Array): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const closed = (): void => reject(new Error('the response closed before the export was written'));
+    res.once('close', closed);
+    res.write(chunk, (error) => {
+      res.off('close', closed);
+      if (error) reject(error);
+      else resolve();
+    });
+  });
+}
+
+/**
+ * The database's CSV as the body. The COPY reader reads into a chunk's buffer again once the next
+ * chunk is asked for (Driver.csvCopy), and Koa's pipeline writes a body's chunks without waiting
+ * for the socket to take them (it reads ahead). So this body pushes nothing: when the pipeline
+ * first reads it (after every middleware, as for any body) it writes each chunk to the response
+ * itself and asks for the next one when res.write's callback says the socket took it; then it
+ * ends and the pipeline ends the response. Errors and a client gone go through the pipeline as for
+ * the other bodies; destroying it ends the generator, which ends the COPY.
+ */
+class WrittenInTurn extends Readable {
+  private started = false;
+
+  constructor(
+    private readonly res: ServerResponse,
+    private readonly chunks: AsyncGenerator<Uint8Array>,
+  ) {
+    super();
+  }
+
+  override _read(): void {
+    if (this.started) return;
+    this.started = true;
+    this.writeAll().then(
+      () => this.push(null),
+      (error: unknown) => this.destroy(error as Error),
+    );
+  }
+
+  override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
+    this.chunks.return(undefined).then(
+      () => callback(error),
+      () => callback(error),
+    );
+  }
+
+  private async writeAll(): Promise<void> {
+    for (let next = await this.chunks.next(); !next.done && !this.destroyed; next = await this.chunks.next()) await written(this.res, next.value);
+  }
+}
+
+async function bodyStream(ctx: Context, response: ExportResponse): Promise<Readable> {
+  // One batch's text waits ahead of the socket, not Readable.from's default of 16.
+  const ahead = { highWaterMark: 1 };
   if (response.format === 'csv') {
     const { exported, header } = response;
-    if ('chunks' in exported) return copiedLines(exported, header, await firstChunk(exported));
-    return csvLines(exported, header, await firstBatch(exported));
+    if ('chunks' in exported) return new WrittenInTurn(ctx.res, copiedLines(exported, header, await firstChunk(exported)));
+    return Readable.from(csvLines(exported, header, await firstBatch(exported)), ahead);
   }
-  return ndjsonLines(response.exported, await firstBatch(response.exported));
+  return Readable.from(ndjsonLines(response.exported, await firstBatch(response.exported)), ahead);
 }
 
 /**
@@ -168,15 +226,14 @@ async function bodyLines(response: ExportResponse): Promise<AsyncGenerator<strin
  * then 200 with the streamed body.
  */
 export async function sendExport(ctx: Context, response: ExportResponse): Promise<void> {
-  const lines = await bodyLines(response);
+  const body = await bodyStream(ctx, response);
   const { exported } = response;
   ctx.status = 200;
   ctx.type = MEDIA[response.format];
   // Entity names come from table names: anything outside a plain file name is replaced.
   ctx.set('Content-Disposition', `attachment; filename="${exported.entity.replace(/[^\w.-]/g, '_')}.${response.format}"`);
   ctx.set('Cache-Control', 'no-store');
-  // One batch's text waits ahead of the socket, not Readable.from's default of 16.
-  ctx.body = resetOnError(ctx, Readable.from(lines, { highWaterMark: 1 }));
+  ctx.body = resetOnError(ctx, body);
 }
 
 /** Answers a list request that asked for `format`: plans (400s before any byte), then streams. */

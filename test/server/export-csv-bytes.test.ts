@@ -1,10 +1,12 @@
 /**
  * DESIGN §14 "exact answers", CSV: the bytes the writer puts out for cells a database can hold
  * (null, "", separators, quotes, line breaks, spaces, formulas, U+FEFF), with no database: a
- * made-up export of one batch, written by the route's `sendExport`.
+ * made-up export of one batch, written by the route's `sendExport`. Then the database's own CSV
+ * (Driver.csvCopy), whose chunks share memory the reader fills again once the next is asked for,
+ * reaching a slow client intact.
  */
 import type { AddressInfo } from 'node:net';
-import { createServer, type Server } from 'node:http';
+import { createServer, request, type Server } from 'node:http';
 import Koa from 'koa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Cell } from '../../core/query/export-cells.ts';
@@ -53,5 +55,59 @@ describe('CSV bytes', () => {
     ].join(',');
     const second = ['""', ...CELLS.slice(1).map(() => '')].join(',');
     expect(text).toBe(`${header}\r\n${first}\r\n${second}\r\n`);
+  });
+});
+
+/** CHUNKS chunks of 64 KB, all in one buffer filled again for each (as the COPY reader reuses its buffers). */
+const CHUNKS = 120;
+const chunkText = (i: number): string => `${i},${'abcdefghij'[i % 10]!.repeat(64 * 1024 - String(i).length - 3)}\r\n`;
+
+async function* reusedChunks(): AsyncGenerator<Uint8Array, void, undefined> {
+  const memory = Buffer.alloc(64 * 1024);
+  for (let i = 0; i < CHUNKS; i++) {
+    memory.write(chunkText(i), 'latin1');
+    yield memory;
+  }
+}
+
+/** The body read with a pause after every chunk, so the server's socket backs up and its writes wait. */
+function slowBody(url: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, (res) => {
+      const parts: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => {
+        parts.push(chunk);
+        res.pause();
+        setTimeout(() => res.resume(), 1);
+      });
+      res.on('end', () => resolve(Buffer.concat(parts).toString('latin1')));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('CSV bytes written by the database', () => {
+  let server: Server;
+  let url: string;
+
+  beforeAll(async () => {
+    const app = new Koa();
+    app.use(async (ctx) => {
+      const columns = [{ path: [], key: 'id', type: 'integer' as const, entity: 'things' }, { path: [], key: 'pad', type: 'text' as const, entity: 'things' }];
+      await sendExport(ctx, { format: 'csv', exported: { entity: 'things', columns, chunks: reusedChunks() }, header: ['id', 'pad'] });
+    });
+    server = createServer(app.callback());
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it('reach a slow client intact: the next chunk is asked for only once the socket took the last', async () => {
+    const expected = ['id,pad\r\n', ...Array.from({ length: CHUNKS }, (_, i) => chunkText(i))].join('');
+    const body = await slowBody(url);
+    expect(body.length).toBe(expected.length);
+    expect(body === expected).toBe(true);
   });
 });

@@ -3,10 +3,15 @@
  * bound values reach the COPY query still bound (typed, null, with quotes and line breaks), the
  * records end CRLF with csv-stringify's quoting, an error after some rows is thrown from the
  * iteration, leaving early ends the COPY on the server, and what has no exact text is refused
- * before any connection is taken. The placeholder scanner on its own comes first.
+ * before any connection is taken. The rows are read into a few reused buffers (our socket), and
+ * also come whole over a plain socket of pg's own (what TLS uses). The placeholder scanner on its
+ * own comes first.
  */
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CsvCopyColumn, Driver } from '../../../dialects/dialect.ts';
+import { copyCsv } from '../../../dialects/postgres/postgres-copy.ts';
+import { pgStream, setReadSink } from '../../../dialects/postgres/read-sink-socket.ts';
 import { replacePlaceholders } from '../../../dialects/postgres/postgres-copy-sql.ts';
 import { createPgDriver } from '../../../dialects/postgres/postgres-driver.ts';
 import { pollUntil } from '../../support/poll.ts';
@@ -28,6 +33,15 @@ describe('placeholders in the COPY query', () => {
   it('leaves $ inside an unquoted identifier, and refuses what it does not read exactly', () => {
     expect(marked('SELECT a$1 FROM t')).toBe('SELECT a$1 FROM t');
     for (const text of ['SELECT 1 -- $1', 'SELECT /* $1 */ 1', `SELECT E'\\' $1'`, 'SELECT $$ $1 $$', `SELECT 'open`]) expect(marked(text), text).toBeNull();
+  });
+});
+
+describe('pg sockets', () => {
+  it('are ours, whose reads a sink can take, except under TLS, which reads the handle itself', () => {
+    const sink = { buffer: () => Buffer.alloc(16), read: () => true };
+    expect(setReadSink(pgStream({ ssl: false }), sink)).toBe(true);
+    expect(setReadSink(pgStream(), sink)).toBe(true);
+    expect(setReadSink(pgStream({ ssl: { rejectUnauthorized: false } }), sink)).toBe(false);
   });
 });
 
@@ -69,6 +83,34 @@ describe.skipIf(!available)('PostgreSQL csvCopy', () => {
       expected.push(`${g},${cell === '' ? '""' : g % 5 === 0 ? `"${cell.replace(/"/g, '""')}"` : cell}\r\n`);
     }
     expect(await text(copy(statement, [], [column('c0', 'integer'), column('c1', 'text')]))).toBe(expected.join(''));
+  });
+
+  it('reads into a few buffers, each again once the consumer has asked for the next chunk, rows cut in their header included', async () => {
+    // Short rows (5–18 bytes with the header): about one chunk in four ends inside a message header.
+    const statement = `SELECT g AS "c0", repeat(chr(97 + g % 26), g % 7) AS "c1" FROM generate_series(1, 300000) g ORDER BY g`;
+    const memories = new Set<ArrayBufferLike>();
+    const parts: string[] = [];
+    for await (const chunk of copy(statement, [], [column('c0', 'integer'), column('c1', 'text')])) {
+      memories.add(chunk.buffer);
+      parts.push(Buffer.from(chunk).toString('utf8'));
+    }
+    expect(parts.length).toBeGreaterThan(50);
+    expect(memories.size).toBeLessThanOrEqual(8);
+    const expected = Array.from({ length: 300_000 }, (_, i) => `${i + 1},${String.fromCharCode(97 + ((i + 1) % 26)).repeat((i + 1) % 7) || '""'}\r\n`);
+    expect(parts.join('') === expected.join('')).toBe(true);
+  });
+
+  it("over a plain socket of pg's own (as under TLS) the rows come whole too", async () => {
+    const pool = new pg.Pool({ connectionString: PG_URL, max: 1 });
+    try {
+      const statement = `SELECT g AS "c0", repeat('y', g % 97) AS "c1" FROM generate_series(1, 50000) g WHERE g > $1 ORDER BY g`;
+      const chunks = copyCsv(pool, { text: statement, params: [0] }, [column('c0', 'integer'), column('c1', 'text')]);
+      const expected = Array.from({ length: 50_000 }, (_, i) => `${i + 1},${'y'.repeat((i + 1) % 97) || '""'}\r\n`);
+      expect(chunks && (await text(chunks)) === expected.join('')).toBe(true);
+      expect((await pool.query('SELECT 3 AS three')).rows).toEqual([{ three: 3 }]);
+    } finally {
+      await pool.end();
+    }
   });
 
   it('an empty result is no bytes; an empty string is "" and a null nothing', async () => {
