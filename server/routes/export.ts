@@ -234,6 +234,22 @@ export async function sendExport(ctx: Context, response: ExportResponse): Promis
   ctx.set('Content-Disposition', `attachment; filename="${exported.entity.replace(/[^\w.-]/g, '_')}.${response.format}"`);
   ctx.set('Cache-Control', 'no-store');
   ctx.body = resetOnError(ctx, body);
+  closeWithResponse(ctx, body, 'chunks' in exported ? exported.chunks : exported.batches);
+}
+
+/**
+ * The export ends with the response, whether or not its body was read: Koa ends a HEAD response
+ * (answered by the GET route) without reading the body, and an export left open holds its pooled
+ * connection and statement for good. The source is returned as well as the body destroyed: the
+ * body's generator has not started when nothing read it, and returning a generator that has not
+ * started does not reach the source it would have read. After a complete body both are done and
+ * this changes nothing.
+ */
+function closeWithResponse(ctx: Context, body: Readable, source: AsyncGenerator<unknown, void, undefined>): void {
+  ctx.res.once('close', () => {
+    body.destroy();
+    source.return(undefined).catch(() => undefined);
+  });
 }
 
 /** Answers a list request that asked for `format`: plans (400s before any byte), then streams. */
