@@ -81,8 +81,9 @@ export function planWrittenRead(scope: ReadScope, request: ReadRequest, dialect:
  * it is bound per caller), like the reads themselves (read-cache.ts).
  */
 export function writtenReadOf(scope: ReadScope, request: ReadRequest, dialect: BoundDialect): PlannedWrittenRead {
-  const plan = (): PlannedWrittenRead => planWrittenRead(scope, request, dialect);
-  return scope.reads ? scope.reads.forRequest('written', request, plan) : plan();
+  // Inline, not a named const: see prepareList in read.ts (tsx names each such closure as it is made).
+  if (!scope.reads) return planWrittenRead(scope, request, dialect);
+  return scope.reads.forRequest('written', request, () => planWrittenRead(scope, request, dialect));
 }
 
 /** The row of `rows` the caller may read, or undefined; with the written key for a 404's message. */
