@@ -4,6 +4,17 @@
  */
 import pg from 'pg';
 
+/**
+ * The control database of a bench's own service (`role`: import, export, memory), dropped and made
+ * afresh by it. BENCH_CONTROL_DATABASE (which names the scenario services' one, bench/service.ts)
+ * gives it a name of its own too, `<name>_<role>`, so that two benches on one server do not drop
+ * each other's.
+ */
+export function controlDatabaseName(role: string): string {
+  const base = process.env.BENCH_CONTROL_DATABASE;
+  return base ? `${base}_${role}` : `wdapi_bench_${role}_control`;
+}
+
 export async function freshControlDatabase(adminUrl: string, name: string): Promise<string> {
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();

@@ -7,6 +7,7 @@
  */
 import type pg from 'pg';
 import { buildDist } from './build-dist.ts';
+import { controlDatabaseName } from './control-db.ts';
 import { readCopy, readHttpExport, type ExportRead } from './export-read.ts';
 import type { ExportResult, ExportSide } from './report16.ts';
 import { EXPORT_CONTENT_TYPES, EXPORT_ROUNDS, exportPath, type ExportFormat } from './scenarios16.ts';
@@ -38,21 +39,12 @@ async function warmUp(service: ServiceProcess): Promise<void> {
 }
 
 /**
- * The export children's control database, dropped and created afresh by each: BENCH_CONTROL_DATABASE
- * gives it a name of its own (`_export`), so two benches on one server do not drop each other's.
- */
-function exportControlDatabase(): string | undefined {
-  const base = process.env.BENCH_CONTROL_DATABASE;
-  return base ? `${base}_export` : undefined;
-}
-
-/**
  * One export from a fresh service process: a process that exported before keeps the RSS its
  * heap grew to (seen: 176 MB after an NDJSON export, kept through the next CSV one), which
  * would be charged to the next export.
  */
 async function exportOnce(databaseUrl: string, compiled: string | null, format: ExportFormat, into: Tally): Promise<void> {
-  const service = await startServiceProcess(databaseUrl, compiled, exportControlDatabase());
+  const service = await startServiceProcess(databaseUrl, compiled, controlDatabaseName('export'));
   try {
     await warmUp(service);
     await service.mark();

@@ -16,7 +16,7 @@
  * BENCH_MEM_TRACE=1 (memory once a second).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { freshControlDatabase } from './control-db.ts';
+import { controlDatabaseName, freshControlDatabase } from './control-db.ts';
 import { createReadStream, readFileSync, statSync } from 'node:fs';
 import { once } from 'node:events';
 import { dirname, join } from 'node:path';
@@ -196,16 +196,6 @@ export function formatImport(result: ImportBenchResult): string {
   return lines.join('\n');
 }
 
-/**
- * The import service's control database, dropped and created afresh: BENCH_CONTROL_DATABASE (which
- * names the scenario services' one, bench/service.ts) gives it a name of its own too, so that two
- * benches on one server do not drop each other's; `_import` keeps it apart from the scenarios'.
- */
-function importControlDatabase(): string {
-  const base = process.env.BENCH_CONTROL_DATABASE;
-  return base ? `${base}_import` : 'wdapi_bench_import_control';
-}
-
 /** BENCH_MEM_TRACE=1: the service prints where its memory is, once a second, on stderr. */
 function traceMemory(): void {
   const m = process.memoryUsage();
@@ -215,7 +205,7 @@ function traceMemory(): void {
 
 async function serve(): Promise<void> {
   const [{ startService }, { default: pino }] = await Promise.all([import('../server/start.ts'), import('pino')]);
-  const controlDatabaseUrl = await freshControlDatabase(ADMIN_URL, importControlDatabase());
+  const controlDatabaseUrl = await freshControlDatabase(ADMIN_URL, controlDatabaseName('import'));
   const service = await startService({ adminToken: ADMIN_TOKEN, logger: pino({ level: 'warn' }), controlDatabaseUrl });
   process.stdout.write(`LISTENING ${service.url}\n`);
   if (process.env.BENCH_MEM_TRACE) setInterval(traceMemory, 1000).unref();

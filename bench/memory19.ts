@@ -5,6 +5,7 @@
  * run against it one after the other. Targets: ≤ 130 MB idle, ≤ 160 MB under load.
  */
 import { buildDist } from './build-dist.ts';
+import { controlDatabaseName } from './control-db.ts';
 import { removeCreatedOrders } from './dataset.ts';
 import { sampleHttp } from './load.ts';
 import { SCENARIOS } from './scenarios.ts';
@@ -42,7 +43,7 @@ export async function runMemory(bench: MemoryBench): Promise<MemoryResult> {
   const build = await buildDist();
   const compiled = 'child' in build ? build.child : null;
   if (!compiled) bench.log(`memory: ${'failure' in build ? build.failure : ''}; the TypeScript child runs instead`);
-  const service = await startServiceProcess(bench.databaseUrl, compiled);
+  const service = await startServiceProcess(bench.databaseUrl, compiled, controlDatabaseName('memory'));
   try {
     await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
     // `read` before any `mark`: the RSS as it stands once settled, no GC forced on the idle process.

@@ -63,10 +63,10 @@ async function usage(child: ChildProcess, request: ChildRequest): Promise<Servic
 
 /**
  * `compiled` is dist/bench/service-child.js run on plain node; without it the TypeScript source
- * runs under tsx. Its own control database, so it does not disturb the bench's in-process service
- * (`controlDatabase` apart when two children run side by side).
+ * runs under tsx. Its own control database (`controlDatabase`, control-db.ts's controlDatabaseName),
+ * so it does not disturb the bench's in-process service, nor another bench's children.
  */
-export async function startServiceProcess(databaseUrl: string, compiled: string | null, controlDatabase = 'wdapi_bench_export_control'): Promise<ServiceProcess> {
+export async function startServiceProcess(databaseUrl: string, compiled: string | null, controlDatabase: string): Promise<ServiceProcess> {
   // BENCH_CPU_PROF=<dir>: the child writes a CPU profile there when it exits (for looking, not for figures).
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
   // BENCH_PERF=1: the child writes /tmp/perf-<pid>.map, so `perf record -p <pid>` names JavaScript frames.
