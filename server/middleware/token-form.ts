@@ -10,8 +10,8 @@ import { decodeUtf8, hasBody, parseJson, readBytes } from './json-body.ts';
 
 /**
  * The form's fields; a repeated one becomes an array, so that it fails the endpoint's string checks
- * (RFC 6749 §3.2: parameters MUST NOT be included more than once). Keys are defined, so a field
- * named `__proto__` is a field like any other.
+ * (RFC 6749 §3.2: parameters MUST NOT be included more than once). The object has no prototype,
+ * so a field named `toString` or `__proto__` finds nothing before it.
  */
 function formFields(text: string): Record<string, string | string[]> {
   const fields: Record<string, string | string[]> = Object.create(null) as Record<string, string | string[]>;
