@@ -40,8 +40,10 @@ function evaluateRows(checked: CheckedFormula): unknown[] | { error: string } {
 describe('standard formula defaults', () => {
   let targets: Target[] = [];
   beforeAll(async () => {
-    const opened = Promise.all([openPGliteTarget(), openPostgresTarget()]).then((all) => all.filter((t): t is Target => t !== null));
-    targets = await openLoadedTargets(rows, opened);
+    // The server first: PGlite's WASM compile blocks the event loop while a connection waits.
+    const server = await openPostgresTarget();
+    const opened = [await openPGliteTarget(), ...(server ? [server] : [])];
+    targets = await openLoadedTargets(rows, Promise.resolve(opened));
   }, 60_000);
   afterAll(async () => {
     await Promise.all(targets.map((t) => t.close()));

@@ -16,6 +16,7 @@
  */
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
+import { SERVER_CONNECT_TIMEOUT_MS } from '../support/probe.ts';
 import { ident, raw, render, sql, type Sql, type SqlRenderer } from '../../core/sql.ts';
 import { checkFormula, emitFormula, type CheckContext, type CheckedFormula, type FormulaDialect, type FormulaValue } from '../../core/formula/index.ts';
 import type { ColumnType } from '../../core/schema/introspection.ts';
@@ -92,7 +93,7 @@ export async function openPGliteTarget(): Promise<Target> {
   return postgresTarget('pglite', async (text, params) => (await db.query<Record<string, unknown>>(text, params)).rows, () => db.close());
 }
 
-const serverConfig = { host: '127.0.0.1', port: 5432, user: 'postgres', database: 'test', connectionTimeoutMillis: 2000 };
+const serverConfig = { host: '127.0.0.1', port: 5432, user: 'postgres', database: 'test', connectionTimeoutMillis: SERVER_CONNECT_TIMEOUT_MS };
 
 function rawTypes(): pg.CustomTypesConfig {
   return {

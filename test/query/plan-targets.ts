@@ -7,6 +7,7 @@
  * test/support/vendors.ts). SQL Server cannot run on this machine and has no plan target.
  */
 import pg from 'pg';
+import { SERVER_CONNECT_TIMEOUT_MS } from '../support/probe.ts';
 import { render, type CompiledSql, type Sql } from '../../core/sql.ts';
 import type { BoundDialect, Driver } from '../../dialects/dialect.ts';
 import { createPGliteDriver, createPostgresDialect, openPGlite } from '../../dialects/postgres/index.ts';
@@ -81,7 +82,7 @@ async function openPGliteTarget(): Promise<PlanTarget> {
 }
 
 async function postgresReachable(): Promise<boolean> {
-  const client = new pg.Client({ connectionString: PG_ADMIN_URL, connectionTimeoutMillis: 2000 });
+  const client = new pg.Client({ connectionString: PG_ADMIN_URL, connectionTimeoutMillis: SERVER_CONNECT_TIMEOUT_MS });
   try {
     await client.connect();
     await client.end();

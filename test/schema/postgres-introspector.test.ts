@@ -4,6 +4,7 @@
  */
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
+import { SERVER_CONNECT_TIMEOUT_MS } from '../support/probe.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Executor } from '../../dialects/dialect.ts';
 import { introspectPostgres } from '../../dialects/postgres/postgres-introspector.ts';
@@ -258,7 +259,7 @@ describe('introspectPostgres on PGlite', () => {
 
 const SERVER = { host: '127.0.0.1', port: 5432, user: 'postgres' };
 async function probeServer(): Promise<boolean> {
-  const client = new pg.Client({ ...SERVER, database: 'test', connectionTimeoutMillis: 2000 });
+  const client = new pg.Client({ ...SERVER, database: 'test', connectionTimeoutMillis: SERVER_CONNECT_TIMEOUT_MS });
   try {
     await client.connect();
     return true;

@@ -3,6 +3,7 @@
  * (default mysql://root@127.0.0.1:3306/test), dropped again by `drop`.
  */
 import { uniqueName } from './names.ts';
+import { SERVER_CONNECT_TIMEOUT_MS } from './probe.ts';
 import mysql from 'mysql2/promise';
 import type { ProvisionedDatabase, Rows, TestSqlDialect, VendorTarget } from './vendors.ts';
 import { mysqlFixtureDdl, mysqlFixtureInserts } from './mysql-fixture.ts';
@@ -24,7 +25,7 @@ export function mysqlUrlFor(database: string): string {
 }
 
 async function adminConnection(): Promise<mysql.Connection> {
-  return mysql.createConnection({ uri: MYSQL_ADMIN_URL, connectTimeout: 2000 });
+  return mysql.createConnection({ uri: MYSQL_ADMIN_URL, connectTimeout: SERVER_CONNECT_TIMEOUT_MS });
 }
 
 export async function mysqlReachable(): Promise<boolean> {

@@ -4,6 +4,7 @@
  */
 import { uniqueName } from './names.ts';
 import pg from 'pg';
+import { SERVER_CONNECT_TIMEOUT_MS } from './probe.ts';
 import type { RunningService } from '../../server/start.ts';
 import type { Dialect } from '../../dialects/dialect.ts';
 import { TABLE_ROWS, type FixtureRow } from './fixture.ts';
@@ -94,7 +95,7 @@ export const pgliteTarget: VendorTarget = {
 };
 
 async function reachable(url: string): Promise<boolean> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: SERVER_CONNECT_TIMEOUT_MS });
   try {
     await client.connect();
     await client.end();
