@@ -2,8 +2,9 @@
  * The CSV export written by PostgreSQL itself (Driver.csvCopy): `COPY (SELECT <cells> FROM
  * (<the export's statement>)) TO STDOUT (FORMAT csv)` read off the connection by
  * postgres-copy-out.ts. The server formats and quotes every cell (postgres-copy-sql.ts gives each
- * the row path's exact text), and Node only turns record ends into CRLF: the 1M-row orders export
- * no longer builds a row object, a cell string or a CSV line per row.
+ * the row path's exact text), and Node only turns record ends into CRLF and timestamps into their
+ * wire form (copy-records.ts): the 1M-row orders export no longer builds a row object, a cell
+ * string or a CSV line per row.
  *
  * COPY takes no bound parameters. The statement's values are therefore set, still bound, as
  * transaction-local settings (`set_config('wdapi_copy.pN', $1, true)`), and each `$N` becomes
@@ -66,6 +67,11 @@ async function boundCopy(client: pg.PoolClient, statement: CompiledSql, columns:
   return copy;
 }
 
+/** The indexes of the timestamp cells, which PostgreSQL prints in its own text and copy-records.ts rewrites. */
+function timestampCells(columns: readonly CsvCopyColumn[]): number[] {
+  return columns.flatMap((column, i) => (column.type === 'timestamp' ? [i] : []));
+}
+
 async function* copiedRows(pool: pg.Pool, statement: CompiledSql, columns: readonly CsvCopyColumn[]): AsyncGenerator<Uint8Array, void, undefined> {
   const client = await pool.connect();
   const ignore = (): void => undefined;
@@ -74,7 +80,7 @@ async function* copiedRows(pool: pg.Pool, statement: CompiledSql, columns: reado
   let ended = false;
   try {
     if (inTransaction) await client.query('BEGIN');
-    const copy = new CopyCsvOut(await boundCopy(client, statement, columns));
+    const copy = new CopyCsvOut(await boundCopy(client, statement, columns), timestampCells(columns));
     client.query(copy);
     // A chunk's buffer is read into again once the consumer asks for the next (Driver.csvCopy).
     for await (const chunk of copy as AsyncIterable<Uint8Array>) {

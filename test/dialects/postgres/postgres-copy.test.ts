@@ -85,6 +85,21 @@ describe.skipIf(!available)('PostgreSQL csvCopy', () => {
     expect(await text(copy(statement, [], [column('c0', 'integer'), column('c1', 'text')]))).toBe(expected.join(''));
   });
 
+  it('timestamps, written longer than they came, and records longer than a read arrive whole and in order', async () => {
+    // `…:30+00` (22 bytes) becomes `…:30.000Z` (24); every 10,000th record is 100 KB, more than a socket read.
+    const statement = `SELECT g AS "c0", timestamptz '2021-01-01 00:00:00+00' + g * interval '30 seconds' AS "c1",
+      CASE WHEN g % 10000 = 0 THEN repeat('z', 100000) ELSE 'n' END AS "c2", timestamp '2021-01-01 00:00:00' + g * interval '1.5 seconds' AS "c3"
+      FROM generate_series(1, 100000) g ORDER BY g`;
+    const columns = [column('c0', 'integer'), column('c1', 'timestamp'), column('c2', 'text'), column('c3', 'timestamp')];
+    const start = Date.parse('2021-01-01T00:00:00Z');
+    const expected = Array.from({ length: 100_000 }, (_, i) => {
+      const g = i + 1;
+      const c2 = g % 10_000 === 0 ? 'z'.repeat(100_000) : 'n';
+      return `${g},${new Date(start + g * 30_000).toISOString()},${c2},${new Date(start + g * 1_500).toISOString()}\r\n`;
+    });
+    expect((await text(copy(statement, [], columns))) === expected.join('')).toBe(true);
+  });
+
   it('reads into a few buffers, each again once the consumer has asked for the next chunk, rows cut in their header included', async () => {
     // Short rows (5–18 bytes with the header): about one chunk in four ends inside a message header.
     const statement = `SELECT g AS "c0", repeat(chr(97 + g % 26), g % 7) AS "c1" FROM generate_series(1, 300000) g ORDER BY g`;
