@@ -199,6 +199,8 @@ export function defineFormula(definition: FormulaDefinition): FormulaDialect {
     fieldValue: definition.fieldValue,
     cast: definition.cast,
     ...hooks,
+    // No standard spelling: a vendor states it or compares numbers as doubles.
+    ...(definition.compareFieldToNumber ? { compareFieldToNumber: definition.compareFieldToNumber } : {}),
     functions: Object.freeze({ ...standardFunctions(f, hooks), ...own }),
   });
 }

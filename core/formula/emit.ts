@@ -68,13 +68,33 @@ class Emitter {
 
   /** `left op right` through the dialect, at the operands' shared type. */
   compare(op: CompareOp, left: Expr, right: Expr): Sql {
-    return this.dialect.compare(op, this.value(left), this.value(right), this.sharedType([left, right]));
+    const native = this.fieldToNumber(op, left, right) ?? this.fieldToNumber(MIRRORED[op], right, left);
+    return native ?? this.dialect.compare(op, this.value(left), this.value(right), this.sharedType([left, right]));
+  }
+
+  /** `field op literal` in the column's own type when the dialect can (compareFieldToNumber), else null. */
+  private fieldToNumber(op: CompareOp, field: Expr, literal: Expr): Sql | null {
+    const number = numberLiteral(literal);
+    if (!this.dialect.compareFieldToNumber || field.kind !== 'Field' || number === null) return null;
+    const resolved = this.checked.fields.get(field);
+    if (!resolved || resolved.type !== 'number' || this.checked.coercions.has(field)) return null;
+    return this.dialect.compareFieldToNumber(op, this.options.columnRef(resolved.path), resolved.field, number);
   }
 
   /** The shared type of compared operands (one may be an untyped NULL). */
   sharedType(nodes: readonly Expr[]): FormulaType {
     return nodes.map((n) => this.typeOf(n)).find((t) => t !== 'null') ?? 'null';
   }
+}
+
+/** The operator with its operands swapped: `5 < x` is `x > 5`. */
+const MIRRORED: Readonly<Record<CompareOp, CompareOp>> = { '=': '=', '<>': '<>', '<': '>', '<=': '>=', '>': '<', '>=': '<=' };
+
+/** The value of a number literal, negated ones included, or null for any other node. */
+function numberLiteral(node: Expr): number | null {
+  if (node.kind === 'Number') return node.value;
+  if (node.kind === 'Negate' && node.operand.kind === 'Number') return -node.operand.value;
+  return null;
 }
 
 const emitters: { readonly [K in ExprKind]: (node: ExprOf<K>, e: Emitter) => Emitted } = {
@@ -91,7 +111,7 @@ const emitters: { readonly [K in ExprKind]: (node: ExprOf<K>, e: Emitter) => Emi
   Not: (n, e) => predicate(sql`(NOT ${e.predicate(n.operand)})`),
   Arithmetic: (n, e) => value(e.dialect.arithmetic(n.op, e.value(n.left), e.value(n.right))),
   Concat: (n, e) => value(e.dialect.concat(e.value(n.left), e.value(n.right))),
-  Compare: (n, e) => predicate(e.dialect.compare(n.op, e.value(n.left), e.value(n.right), e.sharedType([n.left, n.right]))),
+  Compare: (n, e) => predicate(e.compare(n.op, n.left, n.right)),
   Logical: (n, e) => predicate(sql`(${e.predicate(n.left)} ${raw(n.op)} ${e.predicate(n.right)})`),
   IsNull: (n, e) => predicate(sql`(${e.value(n.operand)} IS${notWord(n.negated)} NULL)`),
   Like: (n, e) => predicate(e.dialect.like(e.value(n.operand), e.value(n.pattern), n.negated)),

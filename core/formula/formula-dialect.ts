@@ -58,6 +58,15 @@ export interface FormulaDialect {
   /** A comparison of two values of `type` (both sides already converted). Returns a predicate. */
   compare(op: CompareOp, left: Sql, right: Sql, type: FormulaType): Sql;
 
+  /**
+   * Optional: `column op literal` in the column's own type, or null to compare as doubles
+   * (`compare`). Only for a field each of whose values compares with every double as its double
+   * does (an int4, a decimal of at most 15 digits): then the answer is the agreed one, no row is
+   * converted, and an index on the column can serve the comparison. `op` has the column on its
+   * left.
+   */
+  compareFieldToNumber?(op: CompareOp, column: Sql, field: Field, literal: number): Sql | null;
+
   /** `[NOT] LIKE` with `%`, `_` and `\` as the escape character, case-sensitive. Returns a predicate. */
   like(operand: Sql, pattern: Sql, negated: boolean): Sql;
 
