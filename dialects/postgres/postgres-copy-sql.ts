@@ -58,8 +58,8 @@ function guardedCell(column: CsvCopyColumn): string | null {
 
 /**
  * The COPY of `select` (already free of placeholders), or null when a column has no exact cell.
- * A last NULL column ends every record with `,\n`, which postgres-copy-out.ts turns into the
- * CRLF the row path writes without changing the length; it also makes every record at least two
+ * A last NULL column ends every record with `,\n`, which copy-records.ts checks and writes as the
+ * CRLF the row path writes; it also makes every record at least two
  * cells, so a lone `\.` is never quoted (COPY quotes it only in a single-column output).
  */
 export function copyStatement(select: string, columns: readonly CsvCopyColumn[]): string | null {
