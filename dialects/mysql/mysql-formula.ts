@@ -155,7 +155,7 @@ function fieldValue(column: Sql, field: Field, type: ValueType): Sql {
   }
 }
 
-/** The literals written as DECIMAL: their shortest digits fit DECIMAL(65,30) exactly (no exponent, under 35 integer digits). */
+/** The literals written as DECIMAL: their shortest digits fit DECIMAL(65,30) exactly (no exponent, so not below 1e-6; under 1e15). */
 const isPlainDecimal = (literal: number, shortest: string): boolean => Math.abs(literal) < 1e15 && !shortest.includes('e');
 
 /**
