@@ -73,7 +73,7 @@ export function writeWireTimestamp(src: Uint8Array, from: number, to: number, ou
 }
 
 /** The index of the comma that ends the cell starting at `pos` (a quoted cell's doubled quotes are part of it), or -1 past `to`. */
-export function cellEnd(src: Uint8Array, pos: number, to: number): number {
+function cellEnd(src: Uint8Array, pos: number, to: number): number {
   let i = pos;
   if (src[i] === QUOTE) {
     for (i++; i < to; i++) {

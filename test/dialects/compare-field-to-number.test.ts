@@ -117,6 +117,9 @@ async function disagrees(target: Target, column: Column, value: string, op: Comp
   return row?.differ !== false && row?.differ !== 0;
 }
 
+/** What PGlite and the PostgreSQL server share. */
+const pgSide = { formula: postgresFormula, renderer: pgRenderer, typeOf: pgType, differ: (a: Sql, b: Sql): Sql => sql`${a} IS DISTINCT FROM ${b}` };
+
 async function openPostgres(): Promise<Target | null> {
   const client = new pg.Client({ host: '127.0.0.1', port: 5432, user: 'postgres', database: 'test', connectionTimeoutMillis: SERVER_CONNECT_TIMEOUT_MS });
   try {
@@ -150,8 +153,6 @@ async function openMariadb(): Promise<Target | null> {
     close: () => conn.end(),
   };
 }
-
-const pgSide = { formula: postgresFormula, renderer: pgRenderer, typeOf: pgType, differ: (a: Sql, b: Sql): Sql => sql`${a} IS DISTINCT FROM ${b}` };
 
 describe('a number literal compared with an integer column or a decimal of at most 15 digits', () => {
   const targets: Target[] = [];
