@@ -1,9 +1,8 @@
 /**
- * The buffers a COPY export reads into and writes its records into (postgres-copy-out.ts). A
- * buffer goes back to the pool once its bytes have been parsed (a read) or written out by the
- * consumer (a chunk of records), so an export cycles through a handful of 64 KB buffers instead
- * of a new one per socket read, each freed only by a GC (docs/decisions.md, "Export memory, third
- * pass").
+ * The buffers a COPY export writes its records into (copy-records.ts). A buffer goes back to the
+ * pool once the consumer has written its chunk out (CopyCsvOut.recycle), so an export cycles
+ * through a handful of 64 KB buffers instead of a new one per chunk, each freed only by a GC
+ * (docs/decisions.md, "Export memory, third pass").
  */
 import { READ_SIZE } from './read-sink-socket.ts';
 
@@ -20,7 +19,7 @@ export class BufferPool {
     return Buffer.from(memory);
   }
 
-  /** `bytes`' memory is free again; anything not the pool's (a plain socket's chunk, an outsized record) is left to the GC. */
+  /** `bytes`' memory is free again; anything not the pool's (an outsized record) is left to the GC. */
   give(bytes: Uint8Array): void {
     const memory = bytes.buffer as ArrayBuffer;
     if (this.mine.has(memory) && this.free.length < POOL_FREE) this.free.push(memory);

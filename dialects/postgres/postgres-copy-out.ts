@@ -7,8 +7,9 @@
  * slice of every row and joined them again: 1M slices per 1M-row export, which were a fifth of
  * the service's CPU in that export and most of its young-generation garbage.
  *
- * The socket reads into the pool's buffers too (read-sink-socket.ts); a read's buffer is free
- * again once parsed. A message the read cut is carried into the next one.
+ * Each read is parsed where the socket read it (read-sink-socket.ts), and nothing of it is kept:
+ * records are copied out, and a message the read cut is carried into the next one in a buffer of
+ * its own.
  */
 import type { Socket } from 'node:net';
 import { Readable } from 'node:stream';
@@ -56,7 +57,7 @@ export class CopyCsvOut extends Readable implements pg.Submittable {
   submit(connection: pg.Connection): void {
     this.connection = connection;
     const socket = connection.stream;
-    const sink: ReadSink = { buffer: () => this.pool.take(), read: (bytes) => this.readInto(bytes) };
+    const sink: ReadSink = { read: (bytes) => this.readInto(bytes) };
     if (setReadSink(socket as Socket, sink)) {
       this.sink = sink;
       connection.query(this.text);
@@ -123,7 +124,7 @@ export class CopyCsvOut extends Readable implements pg.Submittable {
     this.pumping = false;
   }
 
-  /** One read: its messages handled, a cut one carried, its records sent on, its buffer free again. */
+  /** One read: its messages handled, a cut one carried, its records sent on. */
   private parse(chunk: Buffer): void {
     let read = this.carried > 0 ? this.completeCarried(chunk) : 0;
     while (read >= 0 && this.connection !== null && read + HEADER <= chunk.length) {
@@ -139,7 +140,6 @@ export class CopyCsvOut extends Readable implements pg.Submittable {
       read = end;
     }
     if (read >= 0 && this.connection !== null && read < chunk.length) this.keep(chunk, read, chunk.length);
-    this.pool.give(chunk);
     this.records.flush();
   }
 
@@ -179,7 +179,7 @@ export class CopyCsvOut extends Readable implements pg.Submittable {
     const connection = this.connection;
     if (!connection) return;
     this.connection = null;
-    // A copy: pg's parser keeps what it is given, and the read's buffer goes back to the pool.
+    // A copy: pg's parser keeps what it is given, and the socket reads into the same memory again.
     const rest = Buffer.from(after);
     this.records.flush();
     if (done) this.push(null);

@@ -1,15 +1,16 @@
 /**
- * pg's socket, made by us (pg's `stream` option) so that a COPY reader can choose the memory the
- * socket reads into. A plain net.Socket reads every chunk into a new 64 KB ArrayBuffer, freed only
- * when V8 collects; the COPY export allocates so few JS objects that collections are rare, and the
- * dead chunks of a 1M-row export piled up to ~30 MB before V8's external-memory limit forced one
- * (docs/decisions.md, "Export memory, third pass").
+ * pg's socket, made by us (pg's `stream` option) so that it reads into one buffer of its own. A
+ * plain net.Socket reads every chunk into a new 64 KB ArrayBuffer, freed only when V8 collects;
+ * the COPY export allocates so few JS objects that collections are rare, and the dead chunks of a
+ * 1M-row export piled up to ~30 MB before V8's external-memory limit forced one (docs/decisions.md,
+ * "Export memory, third pass").
  *
- * The socket reads into a buffer we hand it (net.Socket's `onread`). By default every read is
- * copied out and emitted as 'data', which is what pg's parser listens to, so pg sees what a plain
- * socket gives it (its parser keeps and even writes into the chunks it is given). A `ReadSink`
- * set on the socket (the COPY reader) instead chooses each read's buffer and takes the bytes in
- * place. Pause and resume work as on a plain socket (net.Socket stops and starts the handle).
+ * The socket reads into its buffer (net.Socket's `onread`). By default every read is copied out
+ * and emitted as 'data', which is what pg's parser listens to, so pg sees what a plain socket gives
+ * it (its parser keeps and even writes into the chunks it is given). A `ReadSink` set on the
+ * socket (the COPY reader) instead takes each read in place, and must be done with its bytes when
+ * it returns: the next read lands in the same memory. Pause and resume work as on a plain socket
+ * (net.Socket stops and starts the handle).
  */
 import { Socket, type OnReadOpts, type SocketConstructorOpts } from 'node:net';
 
@@ -17,9 +18,7 @@ import { Socket, type OnReadOpts, type SocketConstructorOpts } from 'node:net';
 export const READ_SIZE = 64 * 1024;
 
 export interface ReadSink {
-  /** The buffer the next read lands in. */
-  buffer(): Buffer;
-  /** `bytes` (a view of a buffer `buffer()` gave, or of the socket's own) were read; false stops reading until `socket.resume()`. */
+  /** `bytes` (a view of the socket's buffer, read into again after this returns) were read; false stops reading until `socket.resume()`. */
   read(bytes: Buffer): boolean;
 }
 
@@ -30,11 +29,11 @@ export function sinkSocket(): Socket {
   const own = Buffer.allocUnsafeSlow(READ_SIZE);
   let sink: ReadSink | null = null;
   const onread: OnReadOpts = {
-    buffer: () => sink?.buffer() ?? own,
+    buffer: own,
     callback: (length, buffer) => {
       const bytes = Buffer.from(buffer.buffer, buffer.byteOffset, length);
       if (sink) return sink.read(bytes);
-      // A copy of the read's length, as a plain socket hands over; `own` is read into again.
+      // A copy of the read's length, as a plain socket hands over.
       socket.emit('data', Buffer.from(bytes));
       return true;
     },
