@@ -9,8 +9,6 @@
  */
 import { PGlite } from '@electric-sql/pglite';
 import fc from 'fast-check';
-import mysql from 'mysql2/promise';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CompareOp } from '../../core/formula/ast.ts';
 import type { FormulaDialect } from '../../core/formula/formula-dialect.ts';
@@ -20,8 +18,9 @@ import { ident, raw, render, sql, type Sql, type SqlRenderer } from '../../core/
 import { mysqlFormula } from '../../dialects/mysql/mysql-formula.ts';
 import { postgresFormula } from '../../dialects/postgres/postgres-formula.ts';
 import { field, pgRenderer } from '../formula/fixtures.ts';
-import { SERVER_CONNECT_TIMEOUT_MS } from '../support/probe.ts';
-import { MYSQL_ADMIN_URL, mysqlReachable } from '../support/mysql-target.ts';
+import { mysqlAdminConnection } from '../support/mysql-target.ts';
+import { connectedOrSkipped, pgClient, SERVER_CONNECT_TIMEOUT_MS } from '../support/probe.ts';
+import { PG_ADMIN_URL } from '../support/vendors.ts';
 import { dialect as mysqlDialect } from './mysql/mysql-setup.ts';
 
 type Query = (text: string, params: unknown[]) => Promise<Record<string, unknown>[]>;
@@ -121,13 +120,8 @@ async function disagrees(target: Target, column: Column, value: string, op: Comp
 const pgSide = { formula: postgresFormula, renderer: pgRenderer, typeOf: pgType, differ: (a: Sql, b: Sql): Sql => sql`${a} IS DISTINCT FROM ${b}` };
 
 async function openPostgres(): Promise<Target | null> {
-  const client = new pg.Client({ host: '127.0.0.1', port: 5432, user: 'postgres', database: 'test', connectionTimeoutMillis: SERVER_CONNECT_TIMEOUT_MS });
-  try {
-    await client.connect();
-  } catch (error) {
-    if (process.env.CI === 'true') throw error;
-    return null;
-  }
+  const client = await connectedOrSkipped(() => pgClient({ connectionString: PG_ADMIN_URL, connectionTimeoutMillis: SERVER_CONNECT_TIMEOUT_MS }));
+  if (!client) return null;
   return {
     name: 'postgres',
     ...pgSide,
@@ -137,11 +131,8 @@ async function openPostgres(): Promise<Target | null> {
 }
 
 async function openMariadb(): Promise<Target | null> {
-  if (!(await mysqlReachable())) {
-    if (process.env.CI === 'true') throw new Error(`CI=true and MariaDB (${MYSQL_ADMIN_URL}) is unreachable`);
-    return null;
-  }
-  const conn = await mysql.createConnection({ uri: MYSQL_ADMIN_URL, connectTimeout: SERVER_CONNECT_TIMEOUT_MS });
+  const conn = await connectedOrSkipped(mysqlAdminConnection);
+  if (!conn) return null;
   return {
     name: 'mariadb',
     formula: mysqlFormula,

@@ -16,7 +16,7 @@
  */
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
-import { SERVER_CONNECT_TIMEOUT_MS } from '../support/probe.ts';
+import { connectedOrSkipped, pgClient, SERVER_CONNECT_TIMEOUT_MS } from '../support/probe.ts';
 import { ident, raw, render, sql, type Sql, type SqlRenderer } from '../../core/sql.ts';
 import { checkFormula, emitFormula, type CheckContext, type CheckedFormula, type FormulaDialect, type FormulaValue } from '../../core/formula/index.ts';
 import type { ColumnType } from '../../core/schema/introspection.ts';
@@ -104,13 +104,8 @@ function rawTypes(): pg.CustomTypesConfig {
 
 /** The real server in a fresh database, or null when it is not reachable (and CI is not set). */
 export async function openPostgresTarget(): Promise<Target | null> {
-  const admin = new pg.Client(serverConfig);
-  try {
-    await admin.connect();
-  } catch (error) {
-    if (process.env.CI === 'true') throw error;
-    return null;
-  }
+  const admin = await connectedOrSkipped(() => pgClient(serverConfig));
+  if (!admin) return null;
   const database = `wdapi_formula_${Math.random().toString(36).slice(2, 10)}`;
   await admin.query(`CREATE DATABASE ${database} TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C.UTF-8'`);
   const client = new pg.Client({ ...serverConfig, database, types: rawTypes() });

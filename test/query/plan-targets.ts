@@ -7,7 +7,7 @@
  * test/support/vendors.ts). SQL Server cannot run on this machine and has no plan target.
  */
 import pg from 'pg';
-import { SERVER_CONNECT_TIMEOUT_MS } from '../support/probe.ts';
+import { connectedOrSkipped, pgClient, SERVER_CONNECT_TIMEOUT_MS } from '../support/probe.ts';
 import { render, type CompiledSql, type Sql } from '../../core/sql.ts';
 import type { BoundDialect, Driver } from '../../dialects/dialect.ts';
 import { createPGliteDriver, createPostgresDialect, openPGlite } from '../../dialects/postgres/index.ts';
@@ -82,15 +82,9 @@ async function openPGliteTarget(): Promise<PlanTarget> {
 }
 
 async function postgresReachable(): Promise<boolean> {
-  const client = new pg.Client({ connectionString: PG_ADMIN_URL, connectionTimeoutMillis: SERVER_CONNECT_TIMEOUT_MS });
-  try {
-    await client.connect();
-    await client.end();
-    return true;
-  } catch (error) {
-    if (process.env.CI === 'true') throw error;
-    return false;
-  }
+  const client = await connectedOrSkipped(() => pgClient({ connectionString: PG_ADMIN_URL, connectionTimeoutMillis: SERVER_CONNECT_TIMEOUT_MS }));
+  await client?.end();
+  return client !== null;
 }
 
 async function adminQuery(text: string): Promise<void> {

@@ -24,13 +24,14 @@ export function mysqlUrlFor(database: string): string {
   return url.toString();
 }
 
-async function adminConnection(): Promise<mysql.Connection> {
+/** A connection to the admin URL's database, waiting as long as the other server probes. */
+export async function mysqlAdminConnection(): Promise<mysql.Connection> {
   return mysql.createConnection({ uri: MYSQL_ADMIN_URL, connectTimeout: SERVER_CONNECT_TIMEOUT_MS });
 }
 
 export async function mysqlReachable(): Promise<boolean> {
   try {
-    const conn = await adminConnection();
+    const conn = await mysqlAdminConnection();
     await conn.end();
     return true;
   } catch {
@@ -41,7 +42,7 @@ export async function mysqlReachable(): Promise<boolean> {
 /** Creates an empty utf8mb4 database; with `withFixture`, loads the shared fixture into it. */
 export async function provisionMysqlDatabase(withFixture: boolean): Promise<ProvisionedDatabase & { readonly name: string; readonly url: string }> {
   const name = uniqueName('wdapi_test');
-  const admin = await adminConnection();
+  const admin = await mysqlAdminConnection();
   try {
     await admin.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4`);
   } finally {
@@ -68,7 +69,7 @@ export async function provisionMysqlDatabase(withFixture: boolean): Promise<Prov
     table: (table) => `\`${name}\`.\`${table}\``,
     async drop() {
       await pool.end();
-      const cleaner = await adminConnection();
+      const cleaner = await mysqlAdminConnection();
       try {
         await cleaner.query(`DROP DATABASE IF EXISTS \`${name}\``);
       } finally {
