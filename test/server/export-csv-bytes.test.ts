@@ -5,12 +5,11 @@
  * (Driver.csvCopy), whose chunks share memory the reader fills again once the next is asked for,
  * reaching a slow client intact.
  */
-import type { AddressInfo } from 'node:net';
-import { createServer, request, type Server } from 'node:http';
-import Koa from 'koa';
+import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Cell } from '../../core/query/export-cells.ts';
 import { sendExport } from '../../server/routes/export.ts';
+import { serveKoa, type LoopbackServer } from '../support/koa-server.ts';
 
 const CELLS: Cell[] = [null, '', 'plain', 'a,b', 'say "hi"', 'line\nbreak', 'cr\ronly', 'crlf\r\nend', ' padded ', ' ', '=1+2', '-1', '\uFEFFbom', 'Ωmega 東京'];
 
@@ -19,20 +18,17 @@ async function* oneBatch(): AsyncGenerator<Cell[][], void, undefined> {
 }
 
 describe('CSV bytes', () => {
-  let server: Server;
+  let server: LoopbackServer;
   let url: string;
 
   beforeAll(async () => {
-    const app = new Koa();
-    app.use(async (ctx) => {
+    server = await serveKoa(async (ctx) => {
       const columns = CELLS.map((_, i) => ({ path: [], key: `c${i}`, type: 'text' as const, entity: 'things' }));
       await sendExport(ctx, { format: 'csv', exported: { entity: 'things', columns, batches: oneBatch() }, header: columns.map((c) => c.key) });
     });
-    server = createServer(app.callback());
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    url = server.url;
   });
-  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  afterAll(() => server.close());
 
   it('null is empty, "" is quoted, separators, quotes and any line break are quoted, the rest as it is; rows end with CRLF', async () => {
     const text = await (await fetch(url)).text();
@@ -89,20 +85,17 @@ function slowBody(url: string): Promise<string> {
 }
 
 describe('CSV bytes written by the database', () => {
-  let server: Server;
+  let server: LoopbackServer;
   let url: string;
 
   beforeAll(async () => {
-    const app = new Koa();
-    app.use(async (ctx) => {
+    server = await serveKoa(async (ctx) => {
       const columns = [{ path: [], key: 'id', type: 'integer' as const, entity: 'things' }, { path: [], key: 'pad', type: 'text' as const, entity: 'things' }];
       await sendExport(ctx, { format: 'csv', exported: { entity: 'things', columns, chunks: reusedChunks() }, header: ['id', 'pad'] });
     });
-    server = createServer(app.callback());
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    url = server.url;
   });
-  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  afterAll(() => server.close());
 
   it('reach a slow client intact: the next chunk is asked for only once the socket took the last', async () => {
     const expected = ['id,pad\r\n', ...Array.from({ length: CHUNKS }, (_, i) => chunkText(i))].join('');

@@ -3,15 +3,13 @@
  * CSV connection; an error before them is a plain JSON error. The writer is driven by a made-up
  * export whose second batch fails (a real database cannot be made to fail on cue mid-stream).
  */
-import type { AddressInfo } from 'node:net';
-import { createServer, type Server } from 'node:http';
-import Koa from 'koa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../core/errors.ts';
 import type { JsonRecord } from '../../core/query/assemble.ts';
 import type { RecordExport } from '../../core/query/export.ts';
 import type { Cell } from '../../core/query/export-cells.ts';
 import { sendExport, type ExportResponse } from '../../server/routes/export.ts';
+import { serveKoa, type LoopbackServer } from '../support/koa-server.ts';
 
 async function* failing<T>(failAt: number, row: (i: number) => T): AsyncGenerator<T[], void, undefined> {
   for (let i = 0; ; i++) {
@@ -30,13 +28,11 @@ function fakeResponse(format: string, failAt: number): ExportResponse {
 }
 
 describe('export errors', () => {
-  let server: Server;
+  let server: LoopbackServer;
   let url: string;
 
   beforeAll(async () => {
-    const app = new Koa();
-    app.silent = true;
-    app.use(async (ctx) => {
+    server = await serveKoa(async (ctx) => {
       try {
         await sendExport(ctx, fakeResponse(String(ctx.query.format), Number(ctx.query.failAt)));
       } catch (error) {
@@ -44,11 +40,9 @@ describe('export errors', () => {
         ctx.body = { error: { code: (error as ApiError).code } };
       }
     });
-    server = createServer(app.callback());
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    url = server.url;
   });
-  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  afterAll(() => server.close());
 
   it('NDJSON ends with a final error line after the rows already sent', async () => {
     const response = await fetch(`${url}/?format=ndjson&failAt=2`);
