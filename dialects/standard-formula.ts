@@ -200,7 +200,7 @@ export function defineFormula(definition: FormulaDefinition): FormulaDialect {
     cast: definition.cast,
     ...hooks,
     // No standard spelling: a vendor states it or compares numbers as doubles.
-    ...(definition.compareFieldToNumber ? { compareFieldToNumber: definition.compareFieldToNumber } : {}),
+    ...(definition.compareInColumnType ? { compareInColumnType: definition.compareInColumnType } : {}),
     functions: Object.freeze({ ...standardFunctions(f, hooks), ...own }),
   });
 }

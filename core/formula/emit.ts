@@ -6,6 +6,7 @@
 import { join, raw, sql, type Sql } from '../sql.ts';
 import type { CompareOp, Expr, ExprKind, ExprOf, FieldRef } from './ast.ts';
 import type { CheckedFormula } from './check.ts';
+import { exactNumberKind } from './exact-compare.ts';
 import type { FormulaDialect } from './formula-dialect.ts';
 import type { FunctionName } from './functions.ts';
 import type { FormulaType } from './types.ts';
@@ -72,13 +73,14 @@ class Emitter {
     return native ?? this.dialect.compare(op, this.value(left), this.value(right), this.sharedType([left, right]));
   }
 
-  /** `field op literal` in the column's own type when the dialect can (compareFieldToNumber), else null. */
+  /** `field op literal` in the column's own type where that gives the same answer and the dialect spells it, else null. */
   private fieldToNumber(op: CompareOp, field: Expr, literal: Expr): Sql | null {
     const number = numberLiteral(literal);
-    if (!this.dialect.compareFieldToNumber || field.kind !== 'Field' || number === null) return null;
+    if (!this.dialect.compareInColumnType || field.kind !== 'Field' || number === null) return null;
     const resolved = this.checked.fields.get(field);
     if (!resolved || resolved.type !== 'number' || this.checked.coercions.has(field)) return null;
-    return this.dialect.compareFieldToNumber(op, this.options.columnRef(resolved.path), resolved.field, number);
+    const kind = exactNumberKind(resolved.field, number);
+    return kind && this.dialect.compareInColumnType(op, this.options.columnRef(resolved.path), kind, number);
   }
 
   /** The shared type of compared operands (one may be an untyped NULL). */

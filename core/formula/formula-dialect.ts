@@ -13,6 +13,7 @@
 import type { Sql } from '../sql.ts';
 import type { Field } from '../schema/model.ts';
 import type { ArithmeticOp, CastTarget, CompareOp } from './ast.ts';
+import type { ExactNumberKind } from './exact-compare.ts';
 import type { FunctionName } from './functions.ts';
 import type { FormulaType, ValueType } from './types.ts';
 
@@ -59,13 +60,12 @@ export interface FormulaDialect {
   compare(op: CompareOp, left: Sql, right: Sql, type: FormulaType): Sql;
 
   /**
-   * Optional: `column op literal` in the column's own type, or null to compare as doubles
-   * (`compare`). Only for a field each of whose values compares with every double as its double
-   * does (an int4, a decimal of at most 15 digits): then the answer is the agreed one, no row is
-   * converted, and an index on the column can serve the comparison. `op` has the column on its
-   * left.
+   * Optional: `column op literal` with the column in its own type, an integer or a decimal as
+   * `kind` says (exact-compare.ts decides when that gives the double comparison's answer), so that
+   * no row is converted and an index on the column can serve it. Null, or absent: compare as
+   * doubles (`compare`). `op` has the column on its left.
    */
-  compareFieldToNumber?(op: CompareOp, column: Sql, field: Field, literal: number): Sql | null;
+  compareInColumnType?(op: CompareOp, column: Sql, kind: ExactNumberKind, literal: number): Sql | null;
 
   /** `[NOT] LIKE` with `%`, `_` and `\` as the escape character, case-sensitive. Returns a predicate. */
   like(operand: Sql, pattern: Sql, negated: boolean): Sql;

@@ -17,6 +17,7 @@
  */
 import { join, raw, sql, type Sql } from '../../core/sql.ts';
 import type { CastTarget, CompareOp } from '../../core/formula/ast.ts';
+import type { ExactNumberKind } from '../../core/formula/exact-compare.ts';
 import type { FormulaDialect, FunctionEmitter } from '../../core/formula/formula-dialect.ts';
 import type { FormulaType, ValueType } from '../../core/formula/types.ts';
 import type { Field } from '../../core/schema/model.ts';
@@ -155,22 +156,16 @@ function fieldValue(column: Sql, field: Field, type: ValueType): Sql {
   }
 }
 
-/** The literals written as DECIMAL: their shortest digits fit DECIMAL(65,30) exactly (no exponent, so not below 1e-6; under 1e15). */
-const isPlainDecimal = (literal: number, shortest: string): boolean => Math.abs(literal) < 1e15 && !shortest.includes('e');
-
 /**
- * `column op literal` without reading the column as a double, where that gives the same answer
- * (as postgres-formula.ts's, which gives the reasons): an integer column (not a bigint) against a
- * safe-integer literal as SIGNED, a decimal of at most 15 digits against the literal's shortest
- * digits as DECIMAL(65,30). An index on the column can then serve the comparison.
+ * `column op literal` in the column's type (core/formula/exact-compare.ts says when): an integer
+ * column against SIGNED; a decimal against DECIMAL(65,30), which CAST fills with the literal's
+ * shortest digits (see `decimal`), only when they fit it exactly: no exponent (so not below 1e-6,
+ * where a literal under 1e-30 would round to 0) and under 1e15. Otherwise null: as doubles.
  */
-function compareFieldToNumber(op: CompareOp, column: Sql, field: Field, literal: number): Sql | null {
-  if (field.type === 'integer' && Number.isSafeInteger(literal)) return sql`(${column} ${raw(op)} CAST(${literal} AS SIGNED))`;
-  const digits = field.numericPrecision;
-  const shortest = String(literal);
-  if (field.type !== 'decimal' || digits === null || digits > 15 || !isPlainDecimal(literal, shortest)) return null;
-  // Bound as the number: CAST of a DOUBLE to DECIMAL reads its shortest digits (see `decimal`).
-  return sql`(${column} ${raw(op)} ${castAs(sql`${literal}`, DECIMAL)})`;
+function compareInColumnType(op: CompareOp, column: Sql, kind: ExactNumberKind, literal: number): Sql | null {
+  if (kind === 'integer') return sql`(${column} ${raw(op)} CAST(${literal} AS SIGNED))`;
+  const plain = Math.abs(literal) < 1e15 && !String(literal).includes('e');
+  return plain ? sql`(${column} ${raw(op)} ${castAs(sql`${literal}`, DECIMAL)})` : null;
 }
 
 /** SUBSTRING with PostgreSQL's substr meaning: positions before 1 count but yield nothing. */
@@ -225,7 +220,7 @@ export const mysqlOwnFormula: OwnFormula = {
 
 export const mysqlFormula: FormulaDialect = defineFormula({
   ...mysqlOwnFormula,
-  compareFieldToNumber,
+  compareInColumnType,
   literal: (value, type) => (type === 'number' ? double(sql`${value}`) : text(sql`${value}`)),
   nullLiteral: () => raw('NULL'),
   // `||` is OR in MySQL's default sql_mode; CONCAT already gives NULL when either side is NULL.

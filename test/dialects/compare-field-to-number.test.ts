@@ -1,7 +1,7 @@
 /**
  * PostgreSQL and MariaDB compare an integer column (not a bigint) or a decimal of at most 15
- * digits with a number literal in the column's own type (compareFieldToNumber in
- * postgres-formula.ts and mysql-formula.ts), so that an index serves it and no row is converted.
+ * digits with a number literal in the column's own type (core/formula/exact-compare.ts decides
+ * when, compareInColumnType in postgres-formula.ts and mysql-formula.ts spells it), so that an index serves it and no row is converted.
  * The law: on PGlite, the PostgreSQL server and MariaDB, that comparison gives the answer the
  * double comparison gives (the agreed meaning, DESIGN §7) for every value of the column, every
  * operator and every literal: the value's own double, its neighbours, halves, random, tiny and huge
@@ -11,6 +11,7 @@ import { PGlite } from '@electric-sql/pglite';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CompareOp } from '../../core/formula/ast.ts';
+import { exactNumberKind } from '../../core/formula/exact-compare.ts';
 import type { FormulaDialect } from '../../core/formula/formula-dialect.ts';
 import type { ColumnType } from '../../core/schema/introspection.ts';
 import type { Field } from '../../core/schema/model.ts';
@@ -104,11 +105,17 @@ const literalFor = (value: string): fc.Arbitrary<number> => {
   );
 };
 
+/** What the emitter writes for `field op literal` in the column's type (emit.ts), or null for the double comparison. */
+function inColumnType(f: FormulaDialect, op: CompareOp, ref: Sql, column: Field, literal: number): Sql | null {
+  const kind = exactNumberKind(column, literal);
+  return (kind && f.compareInColumnType?.(op, ref, kind, literal)) ?? null;
+}
+
 /** Whether the native comparison and the double one disagree on `value` (NULLs too). */
 async function disagrees(target: Target, column: Column, value: string, op: CompareOp, literal: number): Promise<boolean> {
   const f = target.formula;
   const ref = ident('t', 'c');
-  const native = f.compareFieldToNumber?.(op, ref, column.field, literal);
+  const native = inColumnType(f, op, ref, column.field, literal);
   if (!native) return false;
   const double = f.compare(op, f.fieldValue(ref, column.field, 'number'), f.literal(literal, 'number'), 'number');
   const statement = render(sql`SELECT ${target.differ(native, double)} AS differ FROM (SELECT CAST(${value} AS ${raw(target.typeOf(column))}) AS ${ident('c')}) AS ${ident('t')}`, target.renderer);
@@ -179,7 +186,7 @@ describe('a number literal compared with an integer column or a decimal of at mo
   it('is compared in the column’s own type, and as doubles where that could differ', () => {
     const ref = ident('t', 'c');
     const spelled = (f: FormulaDialect, column: Field, literal: number): string | undefined => {
-      const out = f.compareFieldToNumber?.('>', ref, column, literal);
+      const out = inColumnType(f, '>', ref, column, literal);
       return out ? render(out, f === postgresFormula ? pgRenderer : mysqlDialect.sql).text : undefined;
     };
     const int = typed('integer', 'integer', 32, 0);

@@ -74,9 +74,9 @@ for (const opener of PLAN_TARGETS) {
     });
 
     // `where` compares an integer column with a number literal in the column's own type
-    // (compareFieldToNumber), so the index on (seq, id) serves it instead of a double of every row.
+    // (compareInColumnType), so the index on (seq, id) serves it instead of a double of every row.
     it('where=seq >= 19990 and where=seq = 4242 read their rows from the index', async () => {
-      expect(target.dialect.formula.compareFieldToNumber).toBeDefined();
+      expect(target.dialect.formula.compareInColumnType).toBeDefined();
       const whereFor = (where: string, sort: string) => compileRead(planRead(scope, parseReadRequest({ where, sort, size: String(PAGE) }, LIST_QUERY)), target.dialect).page;
       // Ten rows; PostgreSQL's bitmap scan counts them in the index and again in the table.
       expect((await target.explain(whereFor('seq >= 19990', 'seq'))).rowsRead).toBeLessThanOrEqual(2 * 10 + SLACK);
