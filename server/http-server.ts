@@ -101,8 +101,7 @@ function hasBody(req: IncomingMessage): boolean {
  */
 function guardBody(limits: HttpLimits) {
   const tick = Math.max(50, Math.min(limits.bodyIdleTimeoutMs, limits.requestTimeoutMs) / 4);
-  return (req: IncomingMessage, res: ServerResponse): void => {
-    if (req.complete || !hasBody(req)) return;
+  const watch = (req: IncomingMessage, res: ServerResponse): void => {
     const started = Date.now();
     const deadline = STREAMING_UPLOAD.test(req.url ?? '') ? Infinity : started + limits.requestTimeoutMs;
     let lastBytes = req.socket.bytesRead;
@@ -122,6 +121,14 @@ function guardBody(limits: HttpLimits) {
     timer.unref();
     res.once('close', () => clearInterval(timer));
   };
+  return (req: IncomingMessage, res: ServerResponse): void => {
+    if (req.complete || !hasBody(req)) return;
+    // Node parses the rest of a read after 'request' and before any microtask runs, so a body
+    // that came with its headers (nearly every JSON body) is complete here and needs no timer.
+    queueMicrotask(() => {
+      if (!req.complete) watch(req, res);
+    });
+  };
 }
 
 export function createHttpServer(handler: RequestListener, limits: HttpLimits, logger: Logger): Server {
@@ -133,8 +140,12 @@ export function createHttpServer(handler: RequestListener, limits: HttpLimits, l
     // Node checks the headers timeout on this interval (30 s by default, too coarse for 20 s).
     connectionsCheckingInterval: Math.min(1000, limits.headersTimeoutMs / 2),
   });
-  server.on('request', guardBody(limits));
-  server.on('request', handler);
+  const guard = guardBody(limits);
+  // One listener: Node copies the listener array of an event that has several, on every request.
+  server.on('request', (req, res) => {
+    guard(req, res);
+    handler(req, res);
+  });
   server.on('clientError', onClientError(limits, logger));
   return server;
 }

@@ -33,29 +33,40 @@ export function renderError(ctx: Context, error: ApiError): void {
   if (error.code === 'UNAUTHORIZED') ctx.set('WWW-Authenticate', 'Bearer');
 }
 
+/** After the routes: an unanswered path is a 404 and the router's 405/501 get the envelope. */
+function answerUnrouted(ctx: Context): void {
+  if (ctx.status === 404 && ctx.body === undefined) {
+    renderError(ctx, new ApiError('NOT_FOUND', `no route for ${ctx.method} ${ctx.path}`));
+  } else if (ctx.status === 405 || ctx.status === 501) {
+    // Set by the router's allowedMethods(): keep the status, give it the envelope.
+    const allowed = ctx.response.get('Allow');
+    ctx.body = { error: { code: 'BAD_REQUEST', message: `method ${ctx.method} is not allowed on ${ctx.path}${allowed ? `; allowed: ${allowed}` : ''}` } };
+  }
+}
+
+function answerFailure(ctx: Context, error: unknown): void {
+  const known = error instanceof ApiError ? error : fromHttpError(error);
+  if (known) {
+    // The cause (a driver error behind a 503) goes to the request's log line, never the body.
+    if (known.cause !== undefined) ctx.state.errorCause = known.cause;
+    renderError(ctx, known);
+    return;
+  }
+  ctx.state.error = error;
+  const code: ErrorCode = 'INTERNAL_ERROR';
+  ctx.status = 500;
+  ctx.body = { error: { code, message: `internal error; request id ${String(ctx.state.requestId ?? '')}` } };
+}
+
+/**
+ * Not an async function: the request's promise is chained once instead of awaited in a frame of
+ * its own (every request passes here). A middleware that throws synchronously still fails the
+ * promise: koa-compose turns a throw into a rejection.
+ */
 export function errorMiddleware() {
-  return async (ctx: Context, next: Next): Promise<void> => {
-    try {
-      await next();
-      if (ctx.status === 404 && ctx.body === undefined) {
-        renderError(ctx, new ApiError('NOT_FOUND', `no route for ${ctx.method} ${ctx.path}`));
-      } else if (ctx.status === 405 || ctx.status === 501) {
-        // Set by the router's allowedMethods(): keep the status, give it the envelope.
-        const allowed = ctx.response.get('Allow');
-        ctx.body = { error: { code: 'BAD_REQUEST', message: `method ${ctx.method} is not allowed on ${ctx.path}${allowed ? `; allowed: ${allowed}` : ''}` } };
-      }
-    } catch (error) {
-      const known = error instanceof ApiError ? error : fromHttpError(error);
-      if (known) {
-        // The cause (a driver error behind a 503) goes to the request's log line, never the body.
-        if (known.cause !== undefined) ctx.state.errorCause = known.cause;
-        renderError(ctx, known);
-        return;
-      }
-      ctx.state.error = error;
-      const code: ErrorCode = 'INTERNAL_ERROR';
-      ctx.status = 500;
-      ctx.body = { error: { code, message: `internal error; request id ${String(ctx.state.requestId ?? '')}` } };
-    }
-  };
+  return (ctx: Context, next: Next): Promise<void> =>
+    next().then(
+      () => answerUnrouted(ctx),
+      (error: unknown) => answerFailure(ctx, error),
+    );
 }

@@ -48,8 +48,9 @@ export function requestLog(logger: Logger, observers: readonly RequestEndObserve
     ctx.state.requestId = requestId;
     // Straight to Node: Koa's ctx.set normalises and re-checks what is a fixed, valid header here.
     ctx.res.setHeader('X-Request-Id', requestId);
-    // 'close' follows 'finish' in every case and also comes when the connection is cut.
-    ctx.res.once('close', () => {
+    // 'close' follows 'finish' in every case and also comes when the connection is cut. It comes
+    // once, so a plain listener does: once() would wrap it and remove it again, on every request.
+    ctx.res.on('close', () => {
       const status = ctx.res.headersSent ? ctx.res.statusCode : ctx.status;
       const seconds = (performance.now() - started) / 1000;
       writeLine(logger, ctx, requestId, status, seconds);
