@@ -3,7 +3,7 @@
  * same route, the same parameters, the same 404/405/501. Two Koa servers on loopback, one with the
  * fast routes in front of the router and one with the router only, get the same random requests.
  */
-import Router from '@koa/router';
+import Router, { type RouterMiddleware } from '@koa/router';
 import fc from 'fast-check';
 import type { Middleware } from 'koa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -42,7 +42,7 @@ function dataRouter(): Router {
   return root;
 }
 
-function dispatch(router: Router): Router.RouterMiddleware {
+function dispatch(router: Router): RouterMiddleware {
   const routes = router.routes();
   const allowed = router.allowedMethods();
   return (ctx, next) => routes(ctx, () => allowed(ctx, next));
