@@ -1,5 +1,5 @@
 /** createApp: the Koa application with its middleware and routes, no listening. */
-import Router, { type RouterMiddleware } from '@koa/router';
+import type { RouterMiddleware } from '@koa/router';
 import Koa from 'koa';
 import { adminAppMiddleware } from '../plugins/admin-app/serve.ts';
 import { requestMetrics } from '../plugins/metrics/request-observer.ts';
@@ -19,6 +19,7 @@ import { importRoutes } from './routes/import.ts';
 import { oauthRoutes } from './routes/oauth.ts';
 import { openApiRoutes } from './routes/openapi.ts';
 import { recordRoutes } from './routes/records.ts';
+import { dispatchOf, mergedRouter } from './routes/router-dispatch.ts';
 import { rlsRuleRoutes } from './routes/rls-rules.ts';
 import { viewDataRoutes } from './routes/view-data.ts';
 import { viewRoutes } from './routes/views.ts';
@@ -40,21 +41,6 @@ export interface AppOptions {
 /** Every route of openApiRoutes and recordRoutes starts with this, and no other route does. */
 const DATA_API_PREFIX = '/api/v1/';
 
-/** One router holding the routes of `routers`: a single dispatch instead of one per module. */
-function mergedRouter(routers: readonly Router[]): Router {
-  const root = new Router();
-  for (const router of routers) root.use(router.routes());
-  return root;
-}
-
-/** The router's routes, then its 405/501 answers. */
-function dispatchOf(root: Router): RouterMiddleware {
-  const routes = root.routes();
-  const allowedMethods = root.allowedMethods();
-  // As app.use(routes) then app.use(allowedMethods): the second runs only when no route answered.
-  return (ctx, next) => routes(ctx, () => allowedMethods(ctx, next));
-}
-
 export function createApp(services: Services, options: AppOptions = {}): Koa {
   const app = new Koa();
   app.proxy = options.trustProxy ?? process.env.TRUST_PROXY === 'true';
@@ -72,8 +58,7 @@ export function createApp(services: Services, options: AppOptions = {}): Koa {
   // The data API (/api/v1/…) has its own router: its requests, nearly all of the load, are matched
   // against its few routes, by find-my-way first (fast-routes.ts), instead of every route of the
   // service (a regular expression each).
-  const dataRouter = mergedRouter([openApiRoutes(services), recordRoutes(services)]);
-  const dataApi = fastRoutes(dataRouter, dispatchOf(dataRouter));
+  const dataApi = fastRoutes(mergedRouter([openApiRoutes(services), recordRoutes(services)]));
   const others = dispatchOf(mergedRouter([
     healthRoutes(services),
     ...(metrics ? [metricsRoutes(metrics, options.metricsToken, () => recordPools(metrics, services.workspaces))] : []),

@@ -14,6 +14,7 @@ import type { RouterMiddleware } from '@koa/router';
 import findMyWay, { type HTTPMethod } from 'find-my-way';
 import type { Context, Middleware, Next } from 'koa';
 import compose from 'koa-compose';
+import { dispatchOf } from './router-dispatch.ts';
 
 interface FastRoute {
   /** The route's template, as @koa/router records it for the request metrics. */
@@ -32,26 +33,35 @@ function noHandler(): void {
   // find-my-way wants a handler; the route itself travels in the store.
 }
 
+interface PlainRoute {
+  readonly method: HTTPMethod;
+  readonly route: FastRoute;
+}
+
+function keyOf({ method, route }: PlainRoute): string {
+  return `${method} ${route.path.toLowerCase()}`;
+}
+
 /** Each method and template once: where @koa/router would chain two layers, it keeps the request. */
-function plainRoutes(router: Router): Map<string, { method: HTTPMethod; route: FastRoute }> {
-  const routes = new Map<string, { method: HTTPMethod; route: FastRoute } | null>();
+function plainRoutes(router: Router): PlainRoute[] {
+  const found: PlainRoute[] = [];
   for (const layer of router.stack) {
     const path = layer.path;
     if (layer.methods.length === 0 || typeof path !== 'string' || !PLAIN_PATH.test(path)) continue;
     const route: FastRoute = { path, run: compose(layer.stack as Middleware[]) as FastRoute['run'] };
-    for (const method of layer.methods) {
-      const key = `${method} ${path.toLowerCase()}`;
-      routes.set(key, routes.has(key) ? null : { method: method as HTTPMethod, route });
-    }
+    for (const method of layer.methods) found.push({ method: method as HTTPMethod, route });
   }
-  return new Map([...routes].filter((entry): entry is [string, { method: HTTPMethod; route: FastRoute }] => entry[1] !== null));
+  const counts = new Map<string, number>();
+  for (const plain of found) counts.set(keyOf(plain), (counts.get(keyOf(plain)) ?? 0) + 1);
+  return found.filter((plain) => counts.get(keyOf(plain)) === 1);
 }
 
-/** `router`'s plain routes matched first; anything else goes to `fallback` (the router's own middleware). */
-export function fastRoutes(router: Router, fallback: RouterMiddleware): RouterMiddleware {
+/** `router`'s plain routes matched first; anything else goes to the router's own dispatch. */
+export function fastRoutes(router: Router): RouterMiddleware {
+  const fallback = dispatchOf(router);
   // Case-insensitive like @koa/router; parameters keep the case they came in.
   const tree = findMyWay({ caseSensitive: false, ignoreTrailingSlash: false, ignoreDuplicateSlashes: false });
-  for (const { method, route } of plainRoutes(router).values()) tree.on(method, route.path, noHandler, route);
+  for (const { method, route } of plainRoutes(router)) tree.on(method, route.path, noHandler, route);
   return (ctx, next) => {
     const path = ctx.path;
     const found = takenHere(path) ? tree.find(ctx.method as HTTPMethod, path) : null;
