@@ -82,4 +82,4 @@ console.log(`${scenarioId}: median ratio ${median(ratios).toFixed(3)}, median ga
 service.stop();
 koa.stop();
 // D's orders would otherwise lie in front of every newest-first page of later runs.
-await removeCreatedOrders('postgres://postgres@127.0.0.1:5432/wdapi_bench');
+await removeCreatedOrders(service.info.databaseUrl);
