@@ -1,6 +1,6 @@
 /** Who may do what (spec "Authentication", DESIGN §10). Routes call these; they never inspect tokens. */
 import { ApiError } from '../../core/errors.ts';
-import type { AuthPlugin, Principal } from './shared/auth-plugin.ts';
+import type { AuthPlugin, AuthRequest, Principal } from './shared/auth-plugin.ts';
 
 export const READ_ONLY_MESSAGE = 'external users have READ_ONLY permissions; modifications are not allowed';
 
@@ -10,11 +10,19 @@ export function bearerToken(header: string | undefined): string {
   return match[1];
 }
 
-export async function authenticate(plugins: readonly AuthPlugin[], header: string | undefined, workspaceId?: string): Promise<Principal> {
-  const token = bearerToken(header);
-  for (const plugin of plugins) {
-    const principal = await plugin.authenticate({ token, ...(workspaceId ? { workspaceId } : {}) });
-    if (principal) return principal;
+/**
+ * The principal the first plugin that recognises the token finds; a promise only when a plugin
+ * answers with one. Throws (or rejects with) UNAUTHORIZED when none recognises it.
+ */
+export function authenticate(plugins: readonly AuthPlugin[], header: string | undefined, workspaceId?: string): Principal | Promise<Principal> {
+  return recognisedFrom(plugins, 0, { token: bearerToken(header), ...(workspaceId ? { workspaceId } : {}) });
+}
+
+function recognisedFrom(plugins: readonly AuthPlugin[], first: number, request: AuthRequest): Principal | Promise<Principal> {
+  for (let i = first; i < plugins.length; i++) {
+    const answer = plugins[i]?.authenticate(request);
+    if (answer instanceof Promise) return answer.then((principal) => principal ?? recognisedFrom(plugins, i + 1, request));
+    if (answer) return answer;
   }
   throw new ApiError('UNAUTHORIZED', 'invalid or unknown credential');
 }

@@ -5,7 +5,7 @@ import { sameHash } from '../shared/secrets.ts';
 export function adminTokenPlugin(adminTokenHash: string): AuthPlugin {
   return {
     name: 'admin-token',
-    async authenticate(request: AuthRequest): Promise<Principal | null> {
+    authenticate(request: AuthRequest): Principal | null {
       if (!request.token.startsWith('wda_')) return null;
       return sameHash(request.token, adminTokenHash) ? { kind: 'admin', subject: 'admin' } : null;
     },

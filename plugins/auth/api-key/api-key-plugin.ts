@@ -1,10 +1,10 @@
 /** API keys `wdk_<id>_<secret>` (DESIGN §10): workspace-owner credentials, stored hashed. */
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { ControlStore } from '../../../core/workspace/store.ts';
 import type { ApiKeyRecord } from '../../../core/workspace/types.ts';
 import { ApiError } from '../../../core/errors.ts';
 import type { AuthPlugin, AuthRequest, Principal } from '../shared/auth-plugin.ts';
-import { hashSecret, randomToken, sameHash } from '../shared/secrets.ts';
+import { hashSecret, randomToken, sameHash, sameText } from '../shared/secrets.ts';
 import type { ApiKeyCache, ApiKeySource } from './key-cache.ts';
 
 const KEY_FORMAT = /^wdk_([0-9a-f]{16})_([A-Za-z0-9_-]{20,})$/;
@@ -47,16 +47,13 @@ export async function verifyApiKey(keys: ApiKeySource, key: string): Promise<{ i
  * The key that matched each record's hash, while the record lives: a record the key cache keeps is
  * the same object on every request, so its key is hashed once (SHA-256 costs ~5 µs a request).
  */
-const matchedKeys = new WeakMap<ApiKeyRecord, Buffer>();
+const matchedKeys = new WeakMap<ApiKeyRecord, string>();
 
 function matches(record: ApiKeyRecord, key: string): boolean {
   const matched = matchedKeys.get(record);
-  if (matched) {
-    const given = Buffer.from(key);
-    return given.length === matched.length && timingSafeEqual(given, matched);
-  }
+  if (matched !== undefined) return sameText(key, matched);
   if (!sameHash(key, record.secretHash)) return false;
-  matchedKeys.set(record, Buffer.from(key));
+  matchedKeys.set(record, key);
   return true;
 }
 
@@ -65,20 +62,28 @@ export async function apiKeyIsLive(keys: ApiKeySource, id: string, workspaceId: 
   return (await keys.findApiKey(id))?.workspaceId === workspaceId;
 }
 
+function ownerOf(record: ApiKeyRecord | undefined, key: string): Principal {
+  if (!record || !matches(record, key)) throw new ApiError('UNAUTHORIZED', 'invalid API key');
+  return { kind: 'owner', workspaceId: record.workspaceId, subject: record.id };
+}
+
 /**
  * Every request checks its key against `keys`: the instance's key cache (key-cache.ts), which
  * drops a revoked key, or the keys of a deleted workspace, before the revoking answer is sent here
  * and when the notice arrives on the other instances, and asks the store per request while it
- * cannot hear every change. A request that overlaps the revocation may still pass.
+ * cannot hear every change. A request that overlaps the revocation may still pass. A key the cache
+ * holds is answered at once (an API key is the credential of most requests).
  */
 export function apiKeyPlugin(keys: ApiKeySource): AuthPlugin {
   return {
     name: 'api-key',
-    async authenticate(request: AuthRequest): Promise<Principal | null> {
+    authenticate(request: AuthRequest): Principal | Promise<Principal> | null {
       if (!request.token.startsWith('wdk_')) return null;
-      const verified = await verifyApiKey(keys, request.token);
-      if (!verified) throw new ApiError('UNAUTHORIZED', 'invalid API key');
-      return { kind: 'owner', workspaceId: verified.workspaceId, subject: verified.id };
+      const parsed = parseApiKey(request.token);
+      if (!parsed) throw new ApiError('UNAUTHORIZED', 'invalid API key');
+      const kept = keys.keptApiKey?.(parsed.id);
+      if (kept) return ownerOf(kept, request.token);
+      return keys.findApiKey(parsed.id).then((record) => ownerOf(record, request.token));
     },
   };
 }

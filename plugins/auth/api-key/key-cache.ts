@@ -17,6 +17,8 @@ import type { ApiKeyRecord } from '../../../core/workspace/types.ts';
 /** Where keys are read: the control store, or this cache in front of it. */
 export interface ApiKeySource {
   findApiKey(id: string): Promise<ApiKeyRecord | undefined>;
+  /** The record when this source may answer without asking anyone (a cache's usable entry), else undefined. */
+  keptApiKey?(id: string): ApiKeyRecord | undefined;
 }
 
 /** A kept key is read again after this long even while listening, as the workspace cache does
@@ -45,9 +47,13 @@ export class ApiKeyCache implements ApiKeySource, ChangeFollower {
   }
 
   findApiKey(id: string): Promise<ApiKeyRecord | undefined> {
-    const kept = this.trusted ? this.kept.get(id) : undefined;
+    const kept = this.keptApiKey(id);
     if (kept) return Promise.resolve(kept);
     return this.pending.get(id) ?? this.lookUp(id);
+  }
+
+  keptApiKey(id: string): ApiKeyRecord | undefined {
+    return this.trusted ? this.kept.get(id) : undefined;
   }
 
   /** A notice, from the listener or from a change made on this instance. */

@@ -22,6 +22,12 @@ export interface AuthRequest {
   readonly workspaceId?: string;
 }
 
+/**
+ * A plugin's answer: at once when it can tell without waiting (a key it already holds: no promise
+ * and no turn of the microtask queue on every request), or later.
+ */
+export type AuthAnswer = Principal | null | Promise<Principal | null>;
+
 export interface AuthPlugin {
   /** Name for logs and errors. */
   readonly name: string;
@@ -29,5 +35,5 @@ export interface AuthPlugin {
    * Returns the principal when the token is this plugin's kind and valid, null when the token
    * is not this plugin's kind; throws UNAUTHORIZED when it is this plugin's kind but invalid.
    */
-  authenticate(request: AuthRequest): Promise<Principal | null>;
+  authenticate(request: AuthRequest): AuthAnswer;
 }

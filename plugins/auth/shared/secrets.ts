@@ -11,6 +11,17 @@ export function sameHash(secret: string, expectedHash: string): boolean {
   return actual.length === expected.length && timingSafeEqual(actual, expected);
 }
 
+/**
+ * Equal strings, compared in a time that depends on their length only (no early exit at the first
+ * difference), as timingSafeEqual compares buffers; without encoding both strings on every call.
+ */
+export function sameText(given: string, expected: string): boolean {
+  if (given.length !== expected.length) return false;
+  let difference = 0;
+  for (let i = 0; i < given.length; i++) difference |= given.charCodeAt(i) ^ expected.charCodeAt(i);
+  return difference === 0;
+}
+
 export function randomToken(bytes = 24): string {
   return randomBytes(bytes).toString('base64url');
 }

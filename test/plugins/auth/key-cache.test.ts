@@ -7,7 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import { ApiKeyCache, type ApiKeySource } from '../../../plugins/auth/api-key/key-cache.ts';
 import type { ApiKeyRecord } from '../../../core/workspace/types.ts';
-import { verifyApiKey } from '../../../plugins/auth/api-key/api-key-plugin.ts';
+import { apiKeyPlugin, verifyApiKey } from '../../../plugins/auth/api-key/api-key-plugin.ts';
+import { ApiError } from '../../../core/errors.ts';
 import { hashSecret } from '../../../plugins/auth/shared/secrets.ts';
 
 const WS = '6f1c1a52-3a8e-4a57-9f61-1f0e2b1c9d10';
@@ -136,5 +137,38 @@ describe('ApiKeyCache', () => {
       for (const other of wrong) expect(await verifyApiKey(cache, other), other).toBeNull();
     }
     expect(fake.state.lookups).toBe(1);
+  });
+
+  it('the plugin answers a kept key at once, refuses another secret for its id at once, and a revoked key after asking the store', async () => {
+    const key = `wdk_${KEY}_${'a'.repeat(32)}`;
+    const fake = countingStore([{ ...record(KEY), secretHash: hashSecret(key) }]);
+    const cache = new ApiKeyCache(fake.store, 'local');
+    const plugin = apiKeyPlugin(cache);
+    const owner = { kind: 'owner', workspaceId: WS, subject: KEY };
+    const first = plugin.authenticate({ token: key });
+    expect(first).toBeInstanceOf(Promise);
+    expect(await first).toEqual(owner);
+    expect(plugin.authenticate({ token: key })).toEqual(owner);
+    for (const other of [`wdk_${KEY}_${'a'.repeat(31)}b`, `wdk_${KEY}_${'a'.repeat(33)}`]) {
+      expect(() => plugin.authenticate({ token: other }), other).toThrow(ApiError);
+    }
+    expect(fake.state.lookups).toBe(1);
+    fake.keys.delete(KEY);
+    cache.hear({ kind: 'apiKey', id: KEY, workspaceId: WS });
+    const revoked = plugin.authenticate({ token: key });
+    expect(revoked).toBeInstanceOf(Promise);
+    await expect(revoked).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+  });
+
+  it('the plugin asks the store on every request while changes are not heard', async () => {
+    const key = `wdk_${KEY}_${'a'.repeat(32)}`;
+    const fake = countingStore([{ ...record(KEY), secretHash: hashSecret(key) }]);
+    const plugin = apiKeyPlugin(new ApiKeyCache(fake.store, 'heard'));
+    for (let i = 0; i < 3; i++) {
+      const answer = plugin.authenticate({ token: key });
+      expect(answer).toBeInstanceOf(Promise);
+      expect(await answer).toMatchObject({ kind: 'owner', subject: KEY });
+    }
+    expect(fake.state.lookups).toBe(3);
   });
 });
