@@ -112,10 +112,17 @@ async function estimatedRows(database: Database, statement: CompiledSql, rootTab
   return rows;
 }
 
-async function countRows(database: Database, plan: ReadPlan, compiled: CompiledRead, options: ReadOptions): Promise<{ total: number | null; mode: CountMode }> {
+interface Count {
+  readonly total: number | null;
+  readonly mode: CountMode;
+}
+
+const NO_COUNT: Count = { total: null, mode: 'none' };
+
+async function countRows(database: Database, plan: ReadPlan, compiled: CompiledRead, options: ReadOptions): Promise<Count> {
   const { driver, dialect } = database;
   const mode = plan.countMode;
-  if (mode === 'none') return { total: null, mode };
+  if (mode === 'none') return NO_COUNT;
   if (mode === 'estimated') {
     const estimate = await estimatedRows(database, render(compiled.estimate, dialect.sql), plan.root.entity.table);
     if (estimate !== null && estimate > options.estimateThreshold) return { total: Math.round(estimate), mode: 'estimated' };
@@ -124,12 +131,14 @@ async function countRows(database: Database, plan: ReadPlan, compiled: CompiledR
   return { total: Number(rows[0]?.total ?? 0), mode: 'exact' };
 }
 
-/** The page's records with their one-to-many arrays, read by one statement per array path. */
-export async function assembleWithArrays(db: Executor, dialect: BoundDialect, compiled: Pick<CompiledRead, 'assemble' | 'arrays'>, rows: Record<string, unknown>[]): Promise<JsonRecord[]> {
+/**
+ * The page's records with their one-to-many arrays, read by one statement per array path. Most
+ * reads expand no one-to-many array: they get their records at once, without a promise.
+ */
+export function assembleWithArrays(db: Executor, dialect: BoundDialect, compiled: Pick<CompiledRead, 'assemble' | 'arrays'>, rows: Record<string, unknown>[]): JsonRecord[] | Promise<JsonRecord[]> {
   const records = compiled.assemble(rows);
-  // Most reads expand no one-to-many array: no await, no extra turn of the event loop for them.
-  if (compiled.arrays.length > 0) await readArrays(db, dialect, compiled.arrays, rows, records);
-  return records;
+  if (compiled.arrays.length === 0) return records;
+  return readArrays(db, dialect, compiled.arrays, rows, records).then(() => records);
 }
 
 /** The rows of a cursor page (the one extra row dropped) and the cursor after its last row. */
@@ -146,10 +155,9 @@ export async function listRecords(database: Database, scope: ReadScope, request:
   migrationBlocksReads(scope.root);
   const { plan, compiled, page: statement } = prepareList(database, scope, request, identity, options.cursorSecret);
   try {
-    const [rows, count] = await Promise.all([
-      database.driver.query(statement).then((result) => result.rows),
-      countRows(database, plan, compiled, options),
-    ]);
+    const read = database.driver.query(statement);
+    // count=none (what a client paging a big table asks) runs nothing beside the page.
+    const [{ rows }, count] = plan.countMode === 'none' ? [await read, NO_COUNT] : await Promise.all([read, countRows(database, plan, compiled, options)]);
     const totalPages = count.total === null ? null : Math.ceil(count.total / plan.size);
     const counts = { size: plan.size, totalElements: count.total, totalPages, countMode: count.mode };
     const sizes = plan.expandSizes ? { expandSizes: { ...plan.expandSizes } } : {};

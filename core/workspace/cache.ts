@@ -61,7 +61,23 @@ export class WorkspaceCache {
     this.pools = new WorkspacePools(dialects);
   }
 
+  /**
+   * The runtime of `orgSlug/wsSlug` when the cache may answer without asking the store, as it does
+   * for almost every request (no promise, no turn of the microtask queue); undefined otherwise.
+   */
+  knownBySlug(orgSlug: string, wsSlug: string): WorkspaceRuntime | undefined {
+    const cached = this.slugs.get(`${orgSlug}/${wsSlug}`);
+    if (!cached) return undefined;
+    const now = Date.now();
+    const entry = this.entries.get(cached.id);
+    if (!entry || now - cached.at >= this.recheckMs || now - entry.checkedAt >= this.recheckMs) return undefined;
+    this.observer?.hit();
+    return entry.runtime;
+  }
+
   async bySlug(orgSlug: string, wsSlug: string): Promise<WorkspaceRuntime> {
+    const known = this.knownBySlug(orgSlug, wsSlug);
+    if (known) return known;
     const slugKey = `${orgSlug}/${wsSlug}`;
     const cached = this.slugs.get(slugKey);
     if (cached && Date.now() - cached.at < this.recheckMs) return this.byId(cached.id);

@@ -42,7 +42,8 @@ async function accessTo(ctx: Context, services: Services, runtime: WorkspaceRunt
 
 export async function dataAccess(ctx: Context, services: Services, org: string, ws: string, write: boolean): Promise<DataAccess> {
   requireBearer(ctx);
-  return accessTo(ctx, services, await services.workspaces.bySlug(org, ws), write);
+  const workspaces = services.workspaces;
+  return accessTo(ctx, services, workspaces.knownBySlug(org, ws) ?? (await workspaces.bySlug(org, ws)), write);
 }
 
 export async function dataAccessById(ctx: Context, services: Services, workspaceId: string, write: boolean, viewUuid?: string): Promise<DataAccess> {
