@@ -11,11 +11,11 @@ export function bearerToken(header: string | undefined): string {
 }
 
 /**
- * The principal the first plugin that recognises the token finds; a promise only when a plugin
+ * The principal the first plugin that recognises `token` (see bearerToken) finds; a promise only when a plugin
  * answers with one. Throws (or rejects with) UNAUTHORIZED when none recognises it.
  */
-export function authenticate(plugins: readonly AuthPlugin[], header: string | undefined, workspaceId?: string): Principal | Promise<Principal> {
-  return recognisedFrom(plugins, 0, { token: bearerToken(header), ...(workspaceId ? { workspaceId } : {}) });
+export function authenticate(plugins: readonly AuthPlugin[], token: string, workspaceId?: string): Principal | Promise<Principal> {
+  return recognisedFrom(plugins, 0, workspaceId ? { token, workspaceId } : { token });
 }
 
 function recognisedFrom(plugins: readonly AuthPlugin[], first: number, request: AuthRequest): Principal | Promise<Principal> {

@@ -66,8 +66,11 @@ export function rulesFor(runtime: WorkspaceRuntime, entity: Entity, viewUuid?: s
   return uuids.flatMap((uuid) => (uuid ? runtime.rulesByView.get(uuid) ?? [] : [])).filter((r) => r.enabled);
 }
 
+/** Owners and the instance admin: no row policy; one object for every such request. */
+const OWNER_POLICIES: Policies = Object.freeze({ read: NO_POLICY, write: OPEN_WRITE_POLICY });
+
 export function policiesFor(principal: Principal, runtime: WorkspaceRuntime, viewUuid?: string): Policies {
-  if (principal.kind !== 'external') return { read: NO_POLICY, write: OPEN_WRITE_POLICY };
+  if (principal.kind !== 'external') return OWNER_POLICIES;
   const claims = principal.claims;
   const rulesOf = (entity: Entity): BoundRule[] => rulesFor(runtime, entity, viewUuid).map((r) => bindRule(entity, r, claims));
   return {

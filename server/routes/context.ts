@@ -21,34 +21,41 @@ function authorization(ctx: Context): string | undefined {
   return ctx.get('authorization') || undefined;
 }
 
-/** Fails with 401 before any lookup when no bearer token is present. */
-export function requireBearer(ctx: Context): void {
-  bearerToken(authorization(ctx));
+/** Fails with 401 before any lookup when no bearer token is present; the token otherwise. */
+export function requireBearer(ctx: Context): string {
+  return bearerToken(authorization(ctx));
 }
 
-export async function principalOf(ctx: Context, services: Services, workspaceId?: string): Promise<Principal> {
-  const principal = await authenticate(services.authPlugins, authorization(ctx), workspaceId);
+/** `token`: the request's bearer token when the caller has already read it (requireBearer). */
+export async function principalOf(ctx: Context, services: Services, workspaceId?: string, token = requireBearer(ctx)): Promise<Principal> {
+  const principal = await authenticate(services.authPlugins, token, workspaceId);
   ctx.state.principal = principal;
   // Without a limiter there is nothing to charge, and no await to pay for it.
   if (services.rateLimiter) await chargeCredential(ctx, services.rateLimiter, principal);
   return principal;
 }
 
-async function accessTo(ctx: Context, services: Services, runtime: WorkspaceRuntime, write: boolean, viewUuid?: string): Promise<DataAccess> {
-  const principal = await principalOf(ctx, services, runtime.workspace.id);
-  authorizeData(principal, runtime.workspace.id, write);
-  return { principal, runtime, policies: policiesFor(principal, runtime, viewUuid) };
+interface AccessRequest {
+  readonly token: string;
+  readonly write: boolean;
+  readonly viewUuid?: string;
+}
+
+async function accessTo(ctx: Context, services: Services, runtime: WorkspaceRuntime, request: AccessRequest): Promise<DataAccess> {
+  const principal = await principalOf(ctx, services, runtime.workspace.id, request.token);
+  authorizeData(principal, runtime.workspace.id, request.write);
+  return { principal, runtime, policies: policiesFor(principal, runtime, request.viewUuid) };
 }
 
 export async function dataAccess(ctx: Context, services: Services, org: string, ws: string, write: boolean): Promise<DataAccess> {
-  requireBearer(ctx);
+  const token = requireBearer(ctx);
   const workspaces = services.workspaces;
-  return accessTo(ctx, services, workspaces.knownBySlug(org, ws) ?? (await workspaces.bySlug(org, ws)), write);
+  return accessTo(ctx, services, workspaces.knownBySlug(org, ws) ?? (await workspaces.bySlug(org, ws)), { token, write });
 }
 
 export async function dataAccessById(ctx: Context, services: Services, workspaceId: string, write: boolean, viewUuid?: string): Promise<DataAccess> {
-  requireBearer(ctx);
-  return accessTo(ctx, services, await services.workspaces.byId(workspaceId), write, viewUuid);
+  const token = requireBearer(ctx);
+  return accessTo(ctx, services, await services.workspaces.byId(workspaceId), { token, write, ...(viewUuid ? { viewUuid } : {}) });
 }
 
 /** Owner-only routes of a workspace (admin API, views, columns, rules): never external users. */
