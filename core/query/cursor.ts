@@ -56,17 +56,26 @@ function coerceCursorValue(term: OrderTerm, value: unknown): unknown {
   return type === 'timestamp' ? exactTimestamp(value) : coerced.value;
 }
 
+/** The sort-key values `after` carries, checked against `identity` and coerced to each key's type; a 400 otherwise. */
+export function cursorValues(plan: ReadPlan, after: string, identity: string, secret: string): unknown[] {
+  return openCursor(secret, identity, after, plan.order.length).map((value, i) => {
+    const term = plan.order[i];
+    if (!term) throw cursorMismatch();
+    return coerceCursorValue(term, value);
+  });
+}
+
+/** The plan of the page after the row whose sort keys are `values` (coerced, see cursorValues). */
+export function seekPlan(plan: ReadPlan, values: readonly unknown[]): ReadPlan {
+  return { ...plan, page: 0, keyset: planSeek(plan.order, values) };
+}
+
 /** The plan of a cursor page: the seek after `paging.after`, or the first page. Unchanged without cursor paging. */
 export function planCursor(plan: ReadPlan, request: ReadRequest, identity: string, secret: string): ReadPlan {
   if (!request.paging) return plan;
   const after = request.paging.after;
   if (after === null) return { ...plan, page: 0, keyset: { after: null } };
-  const values = openCursor(secret, identity, after, plan.order.length).map((value, i) => {
-    const term = plan.order[i];
-    if (!term) throw cursorMismatch();
-    return coerceCursorValue(term, value);
-  });
-  return { ...plan, page: 0, keyset: planSeek(plan.order, values) };
+  return seekPlan(plan, cursorValues(plan, after, identity, secret));
 }
 
 /** The column alias under which the page statement returns the i-th sort key (compile-read.ts). */

@@ -13,10 +13,12 @@ import { idPredicate, planRead } from './plan-read.ts';
 import type { ReadRequest } from './request.ts';
 import { parseScalar } from '../schema/coerce.ts';
 import { viewShape } from './shape.ts';
-import { cursorAfter, planCursor, queryIdentity } from './cursor.ts';
+import { cursorAfter, cursorValues, planCursor, queryIdentity, seekPlan } from './cursor.ts';
 import { readArrays } from './items.ts';
 import { migrationBlocksReads } from './expand.ts';
-import { ReadCache } from './read-cache.ts';
+import { ReadCache, requestKey } from './read-cache.ts';
+import { targetType } from './filter-values.ts';
+import type { ColumnType } from '../schema/introspection.ts';
 
 export interface ListMeta {
   /** Null in cursor paging. */
@@ -81,14 +83,81 @@ function prepareListAnew(database: Database, scope: ReadScope, request: ReadRequ
 }
 
 /**
- * An offset page's read, from the scope's cache when it has one; a cursor's plan depends on its
- * token. The maker is written inline: `npm start` runs under tsx, whose esbuild keeps function
- * names, and a closure held in a const gets its name by an Object.defineProperty each time it is
- * made (a few µs a request in perf profiles); an inline argument gets none.
+ * A page's read, from the scope's cache when it has one: an offset page or a first cursor page by
+ * its request, a later cursor page by its shape (prepareAfterCursor). The maker is written inline:
+ * `npm start` runs under tsx, whose esbuild keeps function names, and a closure held in a const
+ * gets its name by an Object.defineProperty each time it is made (a few µs a request in perf
+ * profiles); an inline argument gets none.
  */
 function prepareList(database: Database, scope: ReadScope, request: ReadRequest, identity: string, secret: string): PreparedRead {
-  if (!scope.reads || request.paging) return prepareListAnew(database, scope, request, identity, secret);
-  return scope.reads.forRequest('list', request, () => prepareListAnew(database, scope, request, identity, secret));
+  const reads = scope.reads;
+  if (!reads) return prepareListAnew(database, scope, request, identity, secret);
+  const after = request.paging?.after;
+  if (after !== undefined && after !== null) return prepareAfterCursor(database.dialect, { scope, reads, request }, { after, identity, secret });
+  return reads.forRequest('list', request, () => prepareListAnew(database, scope, request, identity, secret));
+}
+
+/** Stands for a cursor's i-th value while a seek page is compiled for the cache; never bound. */
+interface CursorSlot {
+  readonly cursorSlot: number;
+}
+
+const cursorSlots: CursorSlot[] = [];
+
+function cursorSlot(i: number): CursorSlot {
+  return (cursorSlots[i] ??= Object.freeze({ cursorSlot: i }));
+}
+
+function isCursorSlot(value: unknown): value is CursorSlot {
+  return typeof value === 'object' && value !== null && cursorSlots.includes(value as CursorSlot);
+}
+
+/** A seek page compiled once for every cursor whose NULL keys are the same: where each value is bound. */
+interface PreparedSeek extends PreparedRead {
+  readonly bindings: readonly { readonly param: number; readonly value: number }[];
+}
+
+function keyTypes(plan: ReadPlan): ColumnType[] {
+  return plan.order.map((term) => targetType(term.target));
+}
+
+/**
+ * The seek page of `base` for cursors whose values are NULL where `nulls` says '1', with a stand-in
+ * for each other value. Null when a value would not reach the parameters as itself (a dialect
+ * that re-encodes a key's type): then every such page compiles.
+ */
+function prepareSeek(base: ReadPlan, nulls: string, dialect: BoundDialect): PreparedSeek | null {
+  const types = keyTypes(base);
+  const standIns = types.map((type, i) => (nulls[i] === '1' ? null : cursorSlot(i)));
+  if (standIns.some((slot, i) => slot !== null && dialect.sql.encodeValue(types[i] ?? 'text', slot) !== slot)) return null;
+  const prepared = prepare(seekPlan(base, standIns), dialect);
+  const bindings = prepared.page.params.flatMap((value, param) => (isCursorSlot(value) ? [{ param, value: value.cursorSlot }] : []));
+  const bound = new Set(bindings.map((binding) => binding.value));
+  return standIns.every((slot, i) => slot === null || bound.has(i)) ? { ...prepared, bindings } : null;
+}
+
+/**
+ * A later cursor page. Its statement differs from the next page's only in the cursor's values,
+ * bound as parameters, and in which of them are NULL (the seek spells `IS NULL` there), so it is
+ * compiled once per request shape and NULL pattern and the values are bound into a copy of its
+ * parameters: walking a table costs no compile per page. The cursor is still opened and checked
+ * against the query on every request.
+ */
+function prepareAfterCursor(
+  dialect: BoundDialect,
+  { scope, reads, request }: { scope: ReadScope; reads: ReadCache; request: ReadRequest },
+  { after, identity, secret }: { after: string; identity: string; secret: string },
+): PreparedRead {
+  const shapeKey = requestKey({ ...request, paging: { mode: 'cursor', after: null } });
+  const base = reads.get(`seek-base:${shapeKey}`, () => planRead(scope, request));
+  const values = cursorValues(base, after, identity, secret);
+  const nulls = values.map((value) => (value === null ? '1' : '0')).join('');
+  const shape = reads.get(`seek:${nulls}:${shapeKey}`, () => prepareSeek(base, nulls, dialect));
+  if (!shape) return prepare(seekPlan(base, values), dialect);
+  const types = keyTypes(base);
+  const params = [...shape.page.params];
+  for (const { param, value } of shape.bindings) params[param] = dialect.sql.encodeValue(types[value] ?? 'text', values[value]);
+  return { plan: shape.plan, compiled: shape.compiled, page: { text: shape.page.text, params } };
 }
 
 /**
