@@ -7,18 +7,18 @@ import { notFound } from '../errors.ts';
 import type { Entity } from '../schema/model.ts';
 import { translateDbError } from '../workspace/db-errors.ts';
 import type { JsonRecord } from './assemble.ts';
-import { compileRead, type CompiledRead } from './compile-read.ts';
+import type { CompiledRead } from './compile-read.ts';
 import { NO_POLICY, type ReadPlan, type ReadPolicy, type ReadScope } from './plan.ts';
 import { idPredicate, planRead } from './plan-read.ts';
 import type { ReadRequest } from './request.ts';
 import { parseScalar } from '../schema/coerce.ts';
 import { viewShape } from './shape.ts';
-import { cursorAfter, cursorValues, planCursor, queryIdentity, seekPlan } from './cursor.ts';
+import { cursorAfter, planCursor, queryIdentity } from './cursor.ts';
+import { prepareAfterCursor } from './cursor-reads.ts';
+import { prepare, type PreparedRead } from './prepared-read.ts';
 import { readArrays } from './items.ts';
 import { migrationBlocksReads } from './expand.ts';
-import { ReadCache, requestKey } from './read-cache.ts';
-import { targetType } from './filter-values.ts';
-import type { ColumnType } from '../schema/introspection.ts';
+import { ReadCache } from './read-cache.ts';
 
 export interface ListMeta {
   /** Null in cursor paging. */
@@ -66,18 +66,6 @@ async function run(db: Executor, dialect: BoundDialect, fragment: Sql): Promise<
   return (await db.query(render(fragment, dialect.sql))).rows;
 }
 
-/** A plan with its statements compiled and the page's rendered. */
-interface PreparedRead {
-  readonly plan: ReadPlan;
-  readonly compiled: CompiledRead;
-  readonly page: CompiledSql;
-}
-
-function prepare(plan: ReadPlan, dialect: BoundDialect): PreparedRead {
-  const compiled = compileRead(plan, dialect);
-  return { plan, compiled, page: render(compiled.page, dialect.sql) };
-}
-
 function prepareListAnew(database: Database, scope: ReadScope, request: ReadRequest, identity: string, secret: string): PreparedRead {
   return prepare(planCursor(planRead(scope, request), request, identity, secret), database.dialect);
 }
@@ -95,69 +83,6 @@ function prepareList(database: Database, scope: ReadScope, request: ReadRequest,
   const after = request.paging?.after;
   if (after !== undefined && after !== null) return prepareAfterCursor(database.dialect, { scope, reads, request }, { after, identity, secret });
   return reads.forRequest('list', request, () => prepareListAnew(database, scope, request, identity, secret));
-}
-
-/** Stands for a cursor's i-th value while a seek page is compiled for the cache; never bound. */
-interface CursorSlot {
-  readonly cursorSlot: number;
-}
-
-const cursorSlots: CursorSlot[] = [];
-
-function cursorSlot(i: number): CursorSlot {
-  return (cursorSlots[i] ??= Object.freeze({ cursorSlot: i }));
-}
-
-function isCursorSlot(value: unknown): value is CursorSlot {
-  return typeof value === 'object' && value !== null && cursorSlots.includes(value as CursorSlot);
-}
-
-/** A seek page compiled once for every cursor whose NULL keys are the same: where each value is bound. */
-interface PreparedSeek extends PreparedRead {
-  readonly bindings: readonly { readonly param: number; readonly value: number }[];
-}
-
-function keyTypes(plan: ReadPlan): ColumnType[] {
-  return plan.order.map((term) => targetType(term.target));
-}
-
-/**
- * The seek page of `base` for cursors whose values are NULL where `nulls` says '1', with a stand-in
- * for each other value. Null when a value would not reach the parameters as itself (a dialect
- * that re-encodes a key's type): then every such page compiles.
- */
-function prepareSeek(base: ReadPlan, nulls: string, dialect: BoundDialect): PreparedSeek | null {
-  const types = keyTypes(base);
-  const standIns = types.map((type, i) => (nulls[i] === '1' ? null : cursorSlot(i)));
-  if (standIns.some((slot, i) => slot !== null && dialect.sql.encodeValue(types[i] ?? 'text', slot) !== slot)) return null;
-  const prepared = prepare(seekPlan(base, standIns), dialect);
-  const bindings = prepared.page.params.flatMap((value, param) => (isCursorSlot(value) ? [{ param, value: value.cursorSlot }] : []));
-  const bound = new Set(bindings.map((binding) => binding.value));
-  return standIns.every((slot, i) => slot === null || bound.has(i)) ? { ...prepared, bindings } : null;
-}
-
-/**
- * A later cursor page. Its statement differs from the next page's only in the cursor's values,
- * bound as parameters, and in which of them are NULL (the seek spells `IS NULL` there), so it is
- * compiled once per request shape and NULL pattern and the values are bound into a copy of its
- * parameters: walking a table costs no compile per page. The cursor is still opened and checked
- * against the query on every request.
- */
-function prepareAfterCursor(
-  dialect: BoundDialect,
-  { scope, reads, request }: { scope: ReadScope; reads: ReadCache; request: ReadRequest },
-  { after, identity, secret }: { after: string; identity: string; secret: string },
-): PreparedRead {
-  const shapeKey = requestKey({ ...request, paging: { mode: 'cursor', after: null } });
-  const base = reads.get(`seek-base:${shapeKey}`, () => planRead(scope, request));
-  const values = cursorValues(base, after, identity, secret);
-  const nulls = values.map((value) => (value === null ? '1' : '0')).join('');
-  const shape = reads.get(`seek:${nulls}:${shapeKey}`, () => prepareSeek(base, nulls, dialect));
-  if (!shape) return prepare(seekPlan(base, values), dialect);
-  const types = keyTypes(base);
-  const params = [...shape.page.params];
-  for (const { param, value } of shape.bindings) params[param] = dialect.sql.encodeValue(types[value] ?? 'text', values[value]);
-  return { plan: shape.plan, compiled: shape.compiled, page: { text: shape.page.text, params } };
 }
 
 /**
