@@ -11,8 +11,8 @@ export function bearerToken(header: string | undefined): string {
 }
 
 /**
- * The principal the first plugin that recognises `token` (see bearerToken) finds; a promise only when a plugin
- * answers with one. Throws (or rejects with) UNAUTHORIZED when none recognises it.
+ * The principal the first plugin that recognises `token` (see bearerToken) finds; a promise only
+ * when a plugin answers with one. Throws (or rejects with) UNAUTHORIZED when none recognises it.
  */
 export function authenticate(plugins: readonly AuthPlugin[], token: string, workspaceId?: string): Principal | Promise<Principal> {
   return recognisedFrom(plugins, 0, workspaceId ? { token, workspaceId } : { token });
