@@ -67,12 +67,7 @@ export class WorkspaceCache {
    */
   knownBySlug(orgSlug: string, wsSlug: string): WorkspaceRuntime | undefined {
     const cached = this.slugs.get(`${orgSlug}/${wsSlug}`);
-    if (!cached) return undefined;
-    const now = Date.now();
-    const entry = this.entries.get(cached.id);
-    if (!entry || now - cached.at >= this.recheckMs || now - entry.checkedAt >= this.recheckMs) return undefined;
-    this.observer?.hit();
-    return entry.runtime;
+    return cached && Date.now() - cached.at < this.recheckMs ? this.freshRuntime(cached.id) : undefined;
   }
 
   async bySlug(orgSlug: string, wsSlug: string): Promise<WorkspaceRuntime> {
@@ -106,12 +101,17 @@ export class WorkspaceCache {
     return stored;
   }
 
-  async byId(id: string): Promise<WorkspaceRuntime> {
+  /** The cached runtime of `id` while it need not be checked against the store (a cache hit). */
+  private freshRuntime(id: string): WorkspaceRuntime | undefined {
     const entry = this.entries.get(id);
-    if (entry && Date.now() - entry.checkedAt < this.recheckMs) {
-      this.observer?.hit();
-      return entry.runtime;
-    }
+    if (!entry || Date.now() - entry.checkedAt >= this.recheckMs) return undefined;
+    this.observer?.hit();
+    return entry.runtime;
+  }
+
+  async byId(id: string): Promise<WorkspaceRuntime> {
+    const fresh = this.freshRuntime(id);
+    if (fresh) return fresh;
     this.observer?.miss();
     return this.refreshes.run(id, () => this.refresh(id));
   }
