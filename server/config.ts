@@ -14,7 +14,7 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 
 /**
  * `wda_` and at least 24 more characters. The admin token opens every organization and is kept as
- * an unsalted SHA-256 (docs/decisions.md: no slow hash, because generated tokens carry 192 bits);
+ * an unsalted SHA-256 (docs/auth-and-rls.md: no slow hash, because generated tokens carry 192 bits);
  * a short one could be guessed online or from a copy of the store. 24 characters of base64 or hex
  * are 96 to 144 bits. The prefix is how the service recognises an admin token at all.
  */

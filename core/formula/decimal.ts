@@ -4,7 +4,7 @@
  * digits (what every vendor prints) rounded half away from zero to 15 significant digits, so
  * `ROUND(2.675, 2)` is 2.68 on every vendor, as a decimal reading of the formula suggests.
  * Rounding the shortest digits, not the exact binary value, is what MySQL/MariaDB can do
- * (their double → DECIMAL goes through the shortest digits); docs/decisions.md, "Formulas".
+ * (their double → DECIMAL goes through the shortest digits); docs/formulas-and-parity.md, "Values and rules".
  */
 
 /** `digits × 10^-scale`; scale may be negative. */

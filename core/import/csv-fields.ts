@@ -42,7 +42,7 @@ interface FieldBuffer {
 
 /**
  * csv-parse hands `cast` a context built from three object spreads per field (`__infoField`):
- * about 40% of an import's CPU and much of its garbage (profile in docs/decisions.md), where
+ * about 40% of an import's CPU and much of its garbage (profile in docs/writes-and-import.md), where
  * `markEmptyQuoted` needs one flag. Where the parser has the internals of the pinned version,
  * its cast step reads that flag directly (true); otherwise the documented, slower path stays. Errors
  * keep their full context either way: csv-parse builds it in its own error paths.

@@ -44,7 +44,7 @@ export const AGGREGATE_QUERY: QuerySpec = {
   families: ['filter'],
 };
 
-/** Without `metrics`, the one metric every grouping question starts with (docs/decisions.md). */
+/** Without `metrics`, the one metric every grouping question starts with (docs/query-planning.md, "Aggregates"). */
 const DEFAULT_METRICS: readonly MetricRequest[] = [{ kind: 'count', path: null }];
 
 function listItems(params: QueryReader, name: string): string[] {

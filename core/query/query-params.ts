@@ -20,7 +20,7 @@ export interface QuerySpec {
 
 /**
  * `_` is the cache-buster that jQuery and many HTTP clients append (`?_=1716900000000`); it
- * carries no meaning and is ignored rather than refused (docs/decisions.md "Query parameters").
+ * carries no meaning and is ignored rather than refused (docs/query-planning.md, "Hostile input and query parameters").
  */
 const CACHE_BUSTER = '_';
 const BRACKETED = /^([^[\]]*)\[(.*)\]$/;

@@ -13,7 +13,7 @@
  * the agreed meaning keeps trailing spaces significant, so the comparisons this dialect writes
  * itself (`compare`, GREATEST/LEAST, NULLIF) compare the UTF-8 bytes (`CAST(… AS BINARY)`: no
  * padding, byte order = code-point order) on both vendors. IN, BETWEEN and the simple CASE are
- * written by core without a hook and stay PAD SPACE (docs/decisions.md, "Formula parity").
+ * written by core without a hook and stay PAD SPACE (docs/formulas-and-parity.md, "Formula parity").
  */
 import { join, raw, sql, type Sql } from '../../core/sql.ts';
 import type { CastTarget, CompareOp } from '../../core/formula/ast.ts';
@@ -26,7 +26,7 @@ import { call, castAs, defineFormula, fifteenDigits, type OwnFormula } from '../
 /**
  * Exact decimal for a double of 15 significant digits: scale 30 (MySQL's maximum) keeps all 15
  * digits down to 1e-16 and leaves 35 integer digits. Smaller magnitudes lose digits (below 1e-30
- * they are 0): docs/decisions.md, "Formula parity".
+ * they are 0): docs/formulas-and-parity.md, "Formula parity".
  */
 const DECIMAL = 'DECIMAL(65,30)';
 

@@ -139,7 +139,7 @@ export function supportsReturning(server: MysqlServerInfo): boolean {
  * inserted row alone. RETURNING takes expressions over that row (computed columns, the row
  * policy's 1/0) but sits in no CTE and joins nothing, so an expansion or a computed column through
  * a relationship is left to the read-back statement; MySQL has no RETURNING at all. MariaDB's
- * UPDATE has no RETURNING either: updates always read back (docs/decisions.md).
+ * UPDATE has no RETURNING either: updates always read back (docs/writes-and-import.md).
  */
 export async function runInsertAndRead(db: Executor, render: Render, table: Sql, statement: InsertStatement, read: WrittenRowRead): Promise<Record<string, unknown>[] | null> {
   const columns = read.ownColumns(table);

@@ -2,7 +2,7 @@
  * The buffers a COPY export writes its records into (copy-records.ts). A buffer goes back to the
  * pool once the consumer has written its chunk out (CopyCsvOut.recycle), so an export cycles
  * through a handful of 64 KB buffers instead of a new one per chunk, each freed only by a GC
- * (docs/decisions.md, "Export memory, third pass").
+ * (docs/export.md, "Export memory, third pass").
  */
 import { READ_SIZE } from './read-sink-socket.ts';
 

@@ -6,7 +6,7 @@
  * - a timestamp cell comes as the type's own text and is written in the wire form
  *   (`2026-11-22T10:00:00.123Z`, postgres-types.ts's plainUtcWire). PostgreSQL's `to_char` made
  *   the same text but cost 0.4 s of the backend's time per column per million rows, most of what
- *   kept the export under half of a bare COPY's speed (docs/decisions.md, "Session 28").
+ *   kept the export under half of a bare COPY's speed (docs/export.md, "Timestamps written by the COPY reader").
  *
  * Records are written into the pool's buffers, whole, and a buffer goes out when the next record
  * does not fit or the caller asks (`flush`): the wire form may be longer than the text (5 bytes

@@ -83,7 +83,7 @@ export function recordsetJson(statement: UpsertStatement): string {
  * (`convert_from(…, 'UTF8')`). As a text parameter the JSON (about 85 KB per 500-row import
  * batch) is a V8 string that lives as long as its statement; early in an import most of them were
  * promoted to the old generation, which grew by about 30 MB before a mark-compact and made the
- * import's peak RSS (docs/decisions.md, "Import memory"). As bytes it is outside the V8 heap, and
+ * import's peak RSS (docs/writes-and-import.md, "Import memory"). As bytes it is outside the V8 heap, and
  * the string dies as soon as it is encoded. bytea rather than a binary json parameter: both
  * drivers (pg and PGlite) send a Buffer as bytea.
  */

@@ -2,7 +2,7 @@
  * pg's socket, made by us (pg's `stream` option) so that it reads into one buffer of its own. A
  * plain net.Socket reads every chunk into a new 64 KB ArrayBuffer, freed only when V8 collects;
  * the COPY export allocates so few JS objects that collections are rare, and the dead chunks of a
- * 1M-row export piled up to ~30 MB before V8's external-memory limit forced one (docs/decisions.md,
+ * 1M-row export piled up to ~30 MB before V8's external-memory limit forced one (docs/export.md,
  * "Export memory, third pass").
  *
  * The socket reads into its buffer (net.Socket's `onread`). By default every read is copied out

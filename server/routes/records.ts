@@ -27,7 +27,7 @@ export function recordRoutes(services: Services): Router {
     await answerList(ctx, runtime, readScope(runtime, runtime.entity(p.entity).name, policies.read), options);
   });
 
-  // Registered before get-by-id, which would otherwise take 'aggregate' for a record id (docs/decisions.md).
+  // Registered before get-by-id, which would otherwise take 'aggregate' for a record id (docs/query-planning.md, "Aggregates").
   router.get('/:entity/aggregate', async (ctx) => {
     const p = params(ctx);
     const { runtime, policies } = await dataAccess(ctx, services, p.org, p.ws, false);

@@ -190,7 +190,7 @@ const millis = fc.integer({ min: Date.UTC(1990, 0, 1), max: Date.UTC(2040, 0, 1)
 /**
  * Random doubles for `amount`, but none of magnitude below 1e-6 except 0: MySQL/MariaDB keep the
  * decimal steps (ROUND, MOD, CAST to DECIMAL) in DECIMAL(65,30), which holds 15 significant
- * digits only down to 1e-16 (docs/decisions.md, "Formula parity"); 1e-6 leaves room for a few
+ * digits only down to 1e-16 (docs/formulas-and-parity.md, "Formula parity"); 1e-6 leaves room for a few
  * multiplications and divisions in a formula. Tiny numbers as text stay covered by traps.ts.
  */
 const amountArb = fc.double({ min: -1e4, max: 1e4, noNaN: true }).filter((v) => v === 0 || Math.abs(v) >= 1e-6);

@@ -1,5 +1,5 @@
 /**
- * X-Import-Mapping beyond Latin-1 (issue 17 item 5, docs/decisions.md): an HTTP header carries bytes
+ * X-Import-Mapping beyond Latin-1 (docs/admin-app.md): an HTTP header carries bytes
  * that clients and Node read as Latin-1, and browsers refuse to send anything else, so a CSV column
  * named "名前" or "Größe €" could not be mapped. A value that starts with `%` is percent-encoded
  * UTF-8 JSON; a value that starts with `{` is JSON as before.

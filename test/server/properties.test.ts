@@ -56,7 +56,7 @@ function fullShape(path: string, expanded: ReadonlySet<string>): Shape {
   return shape;
 }
 
-/** The keys a record must have: DESIGN §12 and docs/decisions.md "Reads" (a bare relationship keeps everything). */
+/** The keys a record must have: DESIGN §12 and docs/query-planning.md "Reads" (a bare relationship keeps everything). */
 function expectedShape(expanded: ReadonlySet<string>, fields: readonly string[] | null): Shape {
   if (fields === null) return fullShape('', expanded);
   const root: Shape = { full: false, keys: new Set(), children: new Map() };

@@ -3,7 +3,7 @@
  * statement as the write. Statements are counted where they leave the service: the workspace
  * driver's `query` and `transaction` are wrapped for the duration of one request.
  *
- * Expected counts per vendor (docs/decisions.md, "one round trip per create and update"):
+ * Expected counts per vendor (docs/writes-and-import.md, "One round trip per create and update"):
  * PostgreSQL/PGlite one statement always (a CTE over the write's RETURNING); MariaDB one for a
  * create whose read shape needs no other table (INSERT … RETURNING), two otherwise and for every
  * update (MariaDB's UPDATE has no RETURNING); SQL Server one batch.

@@ -54,7 +54,7 @@ export function autoMapping(header: readonly string[], importable: readonly Impo
 }
 
 /**
- * The X-Import-Mapping value: percent-encoded UTF-8 JSON (docs/decisions.md), because a header
+ * The X-Import-Mapping value: percent-encoded UTF-8 JSON (docs/admin-app.md), because a header
  * carries Latin-1 at most and fetch refuses a column name such as "名前" in it.
  */
 export function mappingHeader(mapping: Readonly<Record<string, string | null>>): string {
