@@ -55,21 +55,6 @@ function extreme(values: FormulaValue[], type: Parameters<typeof compareValues>[
 
 type Strict = (args: FormulaValue[]) => FormulaValue;
 
-/** Functions that return NULL when any argument is NULL. */
-const strict: Partial<Record<FunctionName, Strict>> = {
-  UPPER: ([s]) => mapCase(s as string, true),
-  LOWER: ([s]) => mapCase(s as string, false),
-  TRIM: ([s]) => (s as string).replace(/^ +| +$/g, ''),
-  LENGTH: ([s]) => codePoints(s as string).length,
-  SUBSTRING: ([s, start, length]) => substring(s as string, start as number, length as number | undefined),
-  REPLACE: ([s, from, to]) => ((from as string) === '' ? (s as string) : (s as string).split(from as string).join(to as string)),
-  ABS: ([x]) => Math.abs(x as number),
-  ROUND: ([x, digits]) => round(x as number, digits as number | undefined),
-  CEIL: ([x]) => Math.ceil(x as number),
-  FLOOR: ([x]) => Math.floor(x as number),
-  MOD: ([a, b]) => mod(a as number, b as number),
-};
-
 /** What a function needs of the evaluation that calls it (evaluate.ts's Evaluation has it). */
 export interface CallContext {
   readonly checked: Pick<CheckedFormula, 'types'>;
@@ -78,37 +63,56 @@ export interface CallContext {
   compare(left: Expr, right: Expr): number | null;
 }
 
-export function callFunction(node: Call, e: CallContext): FormulaValue {
-  const name = node.name as FunctionName;
-  const strictFn = strict[name];
-  if (strictFn) {
+type Evaluator = (node: Call, e: CallContext) => FormulaValue;
+
+/** A function that returns NULL when any argument is NULL. */
+function strict(fn: Strict): Evaluator {
+  return (node, e) => {
     const args = node.args.map((a) => e.value(a));
-    return args.some((a) => a === null) ? null : strictFn(args);
+    return args.some((a) => a === null) ? null : fn(args);
+  };
+}
+
+function extremeOf(sign: 1 | -1): Evaluator {
+  return (node, e) => extreme(node.args.map((a) => e.value(a)), e.checked.types.get(node) ?? 'null', sign);
+}
+
+function coalesce(node: Call, e: CallContext): FormulaValue {
+  for (const arg of node.args) {
+    const v = e.value(arg);
+    if (v !== null) return v;
   }
-  const type = e.checked.types.get(node) ?? 'null';
-  switch (name) {
-    case 'CONCAT':
-      return node.args.map((a) => e.value(a) ?? '').join('');
-    case 'GREATEST':
-      return extreme(node.args.map((a) => e.value(a)), type, 1);
-    case 'LEAST':
-      return extreme(node.args.map((a) => e.value(a)), type, -1);
-    case 'COALESCE':
-      for (const arg of node.args) {
-        const v = e.value(arg);
-        if (v !== null) return v;
-      }
-      return null;
-    case 'NULLIF': {
-      const [a, b] = node.args;
-      return a && b && e.compare(a, b) === 0 ? null : a ? e.value(a) : null;
-    }
-    case 'NOW':
-    case 'CURRENT_TIMESTAMP':
-      return e.now;
-    case 'CURRENT_DATE':
-      return e.now.slice(0, 10);
-    default:
-      throw new Error(`formula evaluate: no implementation of ${name}`);
-  }
+  return null;
+}
+
+function nullif(node: Call, e: CallContext): FormulaValue {
+  const [a, b] = node.args;
+  return a && b && e.compare(a, b) === 0 ? null : a ? e.value(a) : null;
+}
+
+/** Every whitelisted function, one entry each: a function missing here is a type error. */
+const EVALUATORS: { readonly [N in FunctionName]: Evaluator } = {
+  CONCAT: (node, e) => node.args.map((a) => e.value(a) ?? '').join(''),
+  UPPER: strict(([s]) => mapCase(s as string, true)),
+  LOWER: strict(([s]) => mapCase(s as string, false)),
+  TRIM: strict(([s]) => (s as string).replace(/^ +| +$/g, '')),
+  LENGTH: strict(([s]) => codePoints(s as string).length),
+  SUBSTRING: strict(([s, start, length]) => substring(s as string, start as number, length as number | undefined)),
+  REPLACE: strict(([s, from, to]) => ((from as string) === '' ? (s as string) : (s as string).split(from as string).join(to as string))),
+  ABS: strict(([x]) => Math.abs(x as number)),
+  ROUND: strict(([x, digits]) => round(x as number, digits as number | undefined)),
+  CEIL: strict(([x]) => Math.ceil(x as number)),
+  FLOOR: strict(([x]) => Math.floor(x as number)),
+  MOD: strict(([a, b]) => mod(a as number, b as number)),
+  GREATEST: extremeOf(1),
+  LEAST: extremeOf(-1),
+  COALESCE: coalesce,
+  NULLIF: nullif,
+  NOW: (_node, e) => e.now,
+  CURRENT_TIMESTAMP: (_node, e) => e.now,
+  CURRENT_DATE: (_node, e) => e.now.slice(0, 10),
+};
+
+export function callFunction(node: Call, e: CallContext): FormulaValue {
+  return EVALUATORS[node.name as FunctionName](node, e);
 }

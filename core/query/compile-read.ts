@@ -71,32 +71,45 @@ function holdsSql(ctx: CompileContext, expr: Sql, guards: readonly Predicate[]):
   return sql`(CASE WHEN ${conjunction(ctx, guards)} THEN (CASE WHEN ${expr} THEN 1 END) END) = 1`;
 }
 
-const COMPARISONS: Record<string, string> = { eq: '=', neq: '<>', gt: '>', gte: '>=', lt: '<', lte: '<=' };
+type PredicateSql = (ctx: CompileContext, expr: Sql, predicate: Predicate) => Sql;
+
+function comparison(symbol: string): PredicateSql {
+  const operator = raw(symbol);
+  return (ctx, expr, p) => sql`${expr} ${operator} ${bind(ctx, p.target, p.value)}`;
+}
+
+function membership(keyword: string): PredicateSql {
+  const operator = raw(keyword);
+  return (ctx, expr, p) => sql`${expr} ${operator} (${join((p.value as unknown[]).map((v) => bind(ctx, p.target, v)))})`;
+}
+
+function likeSql(caseInsensitive: boolean): PredicateSql {
+  return (ctx, expr, p) => ctx.dialect.sql.like(expr, sql`${p.value}`, caseInsensitive);
+}
+
+/** One spelling per operator, the planner's own included: a missing one is a type error. */
+const PREDICATE_SQL: Record<Predicate['op'], PredicateSql> = {
+  eq: comparison('='),
+  neq: comparison('<>'),
+  gt: comparison('>'),
+  gte: comparison('>='),
+  lt: comparison('<'),
+  lte: comparison('<='),
+  like: likeSql(false),
+  ilike: likeSql(true),
+  contains: likeSql(false),
+  startsWith: likeSql(false),
+  endsWith: likeSql(false),
+  in: membership('IN'),
+  nin: membership('NOT IN'),
+  isNull: (_ctx, expr, p) => (p.value ? sql`${expr} IS NULL` : sql`${expr} IS NOT NULL`),
+  never: () => raw('1 = 0'),
+  holds: (ctx, expr, p) => holdsSql(ctx, expr, p.value as readonly Predicate[]),
+  exists: (ctx, expr, p) => existsSql(ctx, expr, p.value as ExistsPlan),
+};
 
 export function predicateSql(ctx: CompileContext, predicate: Predicate): Sql {
-  const expr = targetExpr(ctx, predicate.target);
-  const { op, value } = predicate;
-  const comparison = COMPARISONS[op];
-  if (comparison) return sql`${expr} ${raw(comparison)} ${bind(ctx, predicate.target, value)}`;
-  switch (op) {
-    case 'never':
-      return raw('1 = 0');
-    case 'holds':
-      return holdsSql(ctx, expr, value as readonly Predicate[]);
-    case 'exists':
-      return existsSql(ctx, expr, value as ExistsPlan);
-    case 'isNull':
-      return value ? sql`${expr} IS NULL` : sql`${expr} IS NOT NULL`;
-    case 'in':
-    case 'nin': {
-      const items = join((value as unknown[]).map((v) => bind(ctx, predicate.target, v)));
-      return op === 'in' ? sql`${expr} IN (${items})` : sql`${expr} NOT IN (${items})`;
-    }
-    case 'ilike':
-      return ctx.dialect.sql.like(expr, sql`${value}`, true);
-    default:
-      return ctx.dialect.sql.like(expr, sql`${value}`, false);
-  }
+  return PREDICATE_SQL[predicate.op](ctx, targetExpr(ctx, predicate.target), predicate);
 }
 
 /** `(p1) AND (p2) …`: every condition of a read or a write is a conjunction. */

@@ -1,14 +1,12 @@
 /** Filter values arrive as text; they are coerced to the target's type before binding (DESIGN §6). */
 import { badRequest } from '../errors.ts';
 import type { ColumnType } from '../schema/introspection.ts';
-import type { FilterOperator } from './request.ts';
+import type { FilterOperator } from './operators.ts';
 import type { Target, ValueType } from './plan.ts';
 import { parseScalar } from '../schema/coerce.ts';
 
 /** Bound parameters per list stay well under every vendor's cap (SQL Server: 2100 per statement). */
 export const MAX_IN_VALUES = 500;
-
-const TEXT_OPERATORS: ReadonlySet<FilterOperator> = new Set(['like', 'ilike', 'contains', 'startsWith', 'endsWith']);
 
 /** Escapes LIKE wildcards so `contains` and friends match the value literally (escape char `\`). */
 export function escapeLike(value: string): string {
@@ -58,24 +56,44 @@ function endsWithEscape(pattern: string): boolean {
   return trailing % 2 === 1;
 }
 
+type ValueReader = (target: Target, text: string, op: FilterOperator) => unknown;
+
+function pattern(_target: Target, text: string, op: FilterOperator): string {
+  if (endsWithEscape(text)) throw badRequest(`filter: a ${op} pattern must not end with the escape character '\\'`);
+  return text;
+}
+
+function list(target: Target, text: string, op: FilterOperator): unknown[] {
+  const items = text.split(',');
+  if (items.length > MAX_IN_VALUES) throw badRequest(`filter: ${op} takes at most ${MAX_IN_VALUES} values, got ${items.length}`);
+  return items.map((item) => coerce(target, item));
+}
+
+function isNull(_target: Target, text: string): boolean {
+  if (text !== 'true' && text !== 'false') throw badRequest(`filter: isNull takes true or false, got '${text}'`);
+  return text === 'true';
+}
+
+/** How each operator reads its value: one entry per operator, or the table does not type-check. */
+const VALUE_READERS: Record<FilterOperator, ValueReader> = {
+  eq: coerce,
+  neq: coerce,
+  gt: coerce,
+  gte: coerce,
+  lt: coerce,
+  lte: coerce,
+  like: pattern,
+  ilike: pattern,
+  contains: (_target, text) => `%${escapeLike(text)}%`,
+  startsWith: (_target, text) => `${escapeLike(text)}%`,
+  endsWith: (_target, text) => `%${escapeLike(text)}`,
+  in: list,
+  nin: list,
+  isNull,
+};
+
 export function coerceFilterValue(target: Target, op: FilterOperator, text: string): unknown {
   // No text column can hold U+0000 (PostgreSQL refuses it outright): a plain 400, not a driver error.
   if (text.includes('\u0000')) throw badRequest(`filter: the value for '${targetName(target)}' contains the NUL character (U+0000)`);
-  if (op === 'isNull') {
-    if (text !== 'true' && text !== 'false') throw badRequest(`filter: isNull takes true or false, got '${text}'`);
-    return text === 'true';
-  }
-  if (TEXT_OPERATORS.has(op)) {
-    if (op === 'contains') return `%${escapeLike(text)}%`;
-    if (op === 'startsWith') return `${escapeLike(text)}%`;
-    if (op === 'endsWith') return `%${escapeLike(text)}`;
-    if (endsWithEscape(text)) throw badRequest(`filter: a ${op} pattern must not end with the escape character '\\'`);
-    return text;
-  }
-  if (op === 'in' || op === 'nin') {
-    const items = text.split(',');
-    if (items.length > MAX_IN_VALUES) throw badRequest(`filter: ${op} takes at most ${MAX_IN_VALUES} values, got ${items.length}`);
-    return items.map((item) => coerce(target, item));
-  }
-  return coerce(target, text);
+  return VALUE_READERS[op](target, text, op);
 }

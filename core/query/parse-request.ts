@@ -6,14 +6,13 @@ import {
   DEFAULT_PAGE_SIZE,
   MAX_ARRAY_SIZE,
   type ArrayRequests,
-  FILTER_OPERATORS,
   MAX_PAGE_SIZE,
-  type FilterOperator,
   type FilterRequest,
   type CursorPaging,
   type ReadRequest,
   type SortRequest,
 } from './request.ts';
+import { FILTER_OPERATORS, type FilterOperator } from './operators.ts';
 
 export type { QueryParams } from './query-params.ts';
 

@@ -5,7 +5,8 @@ import type { FormulaDialect } from '../formula/formula-dialect.ts';
 import type { MigrationFlag } from '../workspace/types.ts';
 import type { CountMode, EntityOptions } from '../schema/entity-options.ts';
 import type { Entity, Field, SchemaModel } from '../schema/model.ts';
-import type { FilterOperator, SortDirection } from './request.ts';
+import type { SortDirection } from './request.ts';
+import type { FilterOperator } from './operators.ts';
 import type { ReadCache } from './read-cache.ts';
 
 export type ValueType = 'text' | 'number' | 'boolean' | 'date' | 'timestamp' | 'null';

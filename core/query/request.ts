@@ -1,11 +1,6 @@
 /** A read request as parsed from HTTP, not yet checked against the schema. */
 import type { CountMode } from '../schema/entity-options.ts';
-
-export const FILTER_OPERATORS = [
-  'eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'like', 'ilike', 'contains', 'startsWith', 'endsWith', 'in', 'nin', 'isNull',
-] as const;
-
-export type FilterOperator = (typeof FILTER_OPERATORS)[number];
+import type { FilterOperator } from './operators.ts';
 
 export type SortDirection = 'asc' | 'desc';
 

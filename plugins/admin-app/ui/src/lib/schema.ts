@@ -1,5 +1,6 @@
 /** The workspace's entity model as `GET …/schema` describes it, and what the screens derive from it. */
 import { adminBase, api } from './api.ts';
+import { operatorsFor as operatorsOfKind } from '../../../../../core/query/operators.ts';
 
 export interface FieldInfo {
   readonly name: string;
@@ -52,11 +53,10 @@ export function writable(field: FieldInfo, mode: 'create' | 'update'): boolean {
   return true;
 }
 
-/** Filter operators offered for a field type (the API's operators, DESIGN §6). */
+/** Filter operators offered for a field type: the API's own table (core/query/operators.ts). */
 export function operatorsFor(type: string): readonly string[] {
-  if (type === 'boolean') return ['eq', 'neq', 'isNull'];
-  if (type === 'text' || type === 'uuid') return ['eq', 'neq', 'contains', 'startsWith', 'endsWith', 'ilike', 'like', 'in', 'nin', 'isNull'];
-  return ['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'in', 'nin', 'isNull'];
+  if (type === 'boolean') return operatorsOfKind('boolean');
+  return operatorsOfKind(type === 'text' || type === 'uuid' ? 'text' : 'ordered');
 }
 
 /**
