@@ -13,7 +13,8 @@ import { targetType } from './filter-values.ts';
 import type { ReadPlan, ReadScope } from './plan.ts';
 import { planRead } from './plan-read.ts';
 import { prepare, type PreparedRead } from './prepared-read.ts';
-import { requestKey, type ReadCache } from './read-cache.ts';
+import type { ReadCache } from './read-cache.ts';
+import { requestKey } from './request-key.ts';
 import type { ReadRequest } from './request.ts';
 
 /** Stands for a cursor's i-th value while a seek page is compiled; never bound. */

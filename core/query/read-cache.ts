@@ -6,6 +6,7 @@
  * binds the token's claims into the statement.
  */
 import type { ReadRequest } from './request.ts';
+import { requestKey } from './request-key.ts';
 
 /** Shapes kept per root view; past this the cache starts over (a client walking `page` fills it). */
 const LIMIT = 500;
@@ -38,19 +39,4 @@ export class ReadCache {
     kinds.set(kind, value);
     return value;
   }
-}
-
-const keys = new WeakMap<ReadRequest, string>();
-
-/**
- * Two requests with the same key plan the same: every parsed parameter, array options included.
- * Kept per request object, which the routes reuse for a repeated query string (parse-request.ts).
- */
-export function requestKey(request: ReadRequest): string {
-  const known = keys.get(request);
-  if (known !== undefined) return known;
-  const { arrays, ...rest } = request;
-  const key = JSON.stringify(arrays ? [rest, [...arrays.size], [...arrays.sort], [...arrays.where]] : [rest]);
-  keys.set(request, key);
-  return key;
 }
