@@ -1,19 +1,18 @@
 /**
  * CSV fields as csv-parse hands them over, turned into records: text checked on its bytes (not
- * UTF-8, NUL), `""` told apart from an empty cell, and csv-parse's cast step cut short where its
- * internals are the pinned version's (`leanCast`). csv-source.ts reads the parser with these.
+ * UTF-8, NUL), `""` told apart from an empty cell. csv-source.ts reads the parser with these; the
+ * shortcut through csv-parse's cast step is csv-parse-patch.ts.
  */
 import { isUtf8 } from 'node:buffer';
-import type { Parser } from 'csv-parse';
 
 /** What a rejected record's stored text shows in place of a NUL or of bytes that are not UTF-8. */
-const REPLACEMENT = '\uFFFD';
+export const REPLACEMENT = '\uFFFD';
 
 /** What csv-parse's `cast` hands over for a quoted empty field (a raw field is a Buffer). */
-const EMPTY_QUOTED = Symbol('empty quoted field');
+export const EMPTY_QUOTED = Symbol('empty quoted field');
 
 /** A field whose bytes are not UTF-8, as the lean cast step hands it over: its text shows U+FFFD. */
-class NotUtf8 {
+export class NotUtf8 {
   constructor(readonly text: string) {}
 }
 
@@ -23,51 +22,6 @@ export type RawField = Uint8Array | string | NotUtf8 | typeof EMPTY_QUOTED;
 /** Tells `""` from an empty unquoted field, which csv-parse otherwise gives as the same empty bytes. */
 export function markEmptyQuoted(value: unknown, context: { quoting: boolean }): unknown {
   return context.quoting && (value as Uint8Array).length === 0 ? EMPTY_QUOTED : value;
-}
-
-/** The part of csv-parse 7's internal parser state that `leanCast` reads and replaces. */
-interface ParserInternals {
-  api?: {
-    __cast?: unknown;
-    options?: { encoding?: unknown };
-    state?: { wasQuoting?: unknown; field?: { buf?: unknown; length?: unknown } };
-  };
-}
-
-/** The field's bytes in csv-parse's field buffer, before it is reset for the next field. */
-interface FieldBuffer {
-  readonly buf: Buffer;
-  readonly length: number;
-}
-
-/**
- * csv-parse hands `cast` a context built from three object spreads per field (`__infoField`):
- * about 40% of an import's CPU and much of its garbage (profile in docs/writes-and-import.md), where
- * `markEmptyQuoted` needs one flag. Where the parser has the internals of the pinned version,
- * its cast step reads that flag directly (true); otherwise the documented, slower path stays. Errors
- * keep their full context either way: csv-parse builds it in its own error paths.
- *
- * The lean step also has csv-parse decode each field itself (`encoding` utf8, one string per
- * field instead of a copied byte array, a view of it and then the string): the bytes are still
- * whole in its field buffer when the step runs, and they are checked there when the text shows
- * U+FFFD, which is what any byte sequence that is not UTF-8 decodes to.
- */
-export function leanCast(parser: Parser): boolean {
-  const api = (parser as unknown as ParserInternals).api;
-  const state = api?.state;
-  const field = state?.field;
-  if (typeof api?.__cast !== 'function' || api.options === undefined || !('encoding' in api.options) || typeof state?.wasQuoting !== 'boolean'
-    || !Buffer.isBuffer(field?.buf) || typeof field.length !== 'number') return false;
-  const internal = state as { wasQuoting: boolean; field: FieldBuffer };
-  api.options.encoding = 'utf8';
-  // csv-parse destructures the answer at once (`const [err, f] = this.__cast(field)`): one tuple serves every field.
-  const answer: [undefined, RawField] = [undefined, ''];
-  api.__cast = (text: string): [undefined, RawField] => {
-    answer[1] = text.length === 0 ? (internal.wasQuoting ? EMPTY_QUOTED : text)
-      : !text.includes(REPLACEMENT) || isUtf8(internal.field.buf.subarray(0, internal.field.length)) ? text : new NotUtf8(text);
-    return answer;
-  };
-  return true;
 }
 
 export interface CsvRecord {

@@ -5,10 +5,11 @@
  */
 import { parse, type Parser } from 'csv-parse';
 import { ApiError } from '../errors.ts';
-import { decodeRecord, isBlank, leanCast, lineBreaks, markEmptyQuoted, recordSize, type CsvRecord, type RawField } from './csv-fields.ts';
+import { decodeRecord, isBlank, lineBreaks, markEmptyQuoted, recordSize, type CsvRecord, type RawField } from './csv-fields.ts';
+import { leanCast } from './csv-parse-patch.ts';
 
 // The record type and the cast shortcut are part of the source's surface (tests check the shortcut).
-export { leanCast, type CsvRecord };
+export type { CsvRecord };
 
 /** 100 MiB (DESIGN §12 "Import"). */
 export const IMPORT_LIMIT_BYTES = 100 * 1024 * 1024;

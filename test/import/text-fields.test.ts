@@ -1,6 +1,6 @@
 /**
  * The CSV source's lean path has csv-parse decode each field to text and checks the bytes only
- * when the text shows U+FFFD (core/import/csv-source.ts `leanCast`); the import turns cells into
+ * when the text shows U+FFFD (core/import/csv-parse-patch.ts `leanCast`); the import turns cells into
  * body values with converters compiled once per import (core/import/batches.ts `compileRowBody`).
  * Both against simple oracles: the bytes decoded and checked field by field, and the documented
  * cell rules (spec "CSV import", DESIGN §14 "Round trip").
