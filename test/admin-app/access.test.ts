@@ -10,7 +10,7 @@ import { ORDERS } from '../support/fixture.ts';
 import { ADMIN_TOKEN, startWorkspace, type TestWorkspace } from '../support/harness.ts';
 import { mariadbTarget } from '../support/mysql-target.ts';
 import { pgliteTarget, postgresTarget, vendorsToRun } from '../support/vendors.ts';
-import { nowSeconds, TestIdp } from '../plugins/auth/test-idp.ts';
+import { nowSeconds, TestIdp } from '../support/test-idp.ts';
 import { browserAvailable, ensureBuilt, expectAccessible, launch, openPage, screenshot, signIn } from './browser.ts';
 
 const run = browserAvailable();

@@ -14,7 +14,7 @@ import { describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, type TestWorkspace } from '../support/harness.ts';
 import { mariadbTarget } from '../support/mysql-target.ts';
 import { pgliteTarget, postgresTarget, vendorsToRun } from '../support/vendors.ts';
-import { interruptedImport, viewUuidOf } from '../import/helpers.ts';
+import { interruptedImport, viewUuidOf } from '../support/import-calls.ts';
 import { browserAvailable, expectAccessible, screenshot, signedInForSuite } from './browser.ts';
 
 const run = browserAvailable();

@@ -13,7 +13,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, fetchJson, type ApiResponse } from '../support/harness.ts';
 import { postgresTarget, vendorsToRun } from '../support/vendors.ts';
-import { nowSeconds, TestIdp } from '../plugins/auth/test-idp.ts';
+import { nowSeconds, TestIdp } from '../support/test-idp.ts';
 import { scrape } from '../plugins/metrics/scrape.ts';
 import { clusterSkipReason, listenerBackends, startCluster, terminateListeners, type Cluster } from './cluster.ts';
 import { createControlDatabase, createWorkspace, type ClusterWorkspace, type ControlDatabase } from './workspace.ts';

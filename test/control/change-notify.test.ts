@@ -16,7 +16,7 @@ import type { RunningService } from '../../server/start.ts';
 import { ADMIN_TOKEN, fetchJson } from '../support/harness.ts';
 import { startTwoInstances, type TwoInstances } from '../support/control-database.ts';
 import { PG_ADMIN_URL, postgresTarget, vendorsToRun } from '../support/vendors.ts';
-import { nowSeconds, TestIdp } from '../plugins/auth/test-idp.ts';
+import { nowSeconds, TestIdp } from '../support/test-idp.ts';
 
 const servers = await vendorsToRun([postgresTarget]);
 

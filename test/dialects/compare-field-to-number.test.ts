@@ -18,7 +18,7 @@ import type { Field } from '../../core/schema/model.ts';
 import { ident, raw, render, sql, type Sql, type SqlRenderer } from '../../core/sql.ts';
 import { mysqlFormula } from '../../dialects/mysql/mysql-formula.ts';
 import { postgresFormula } from '../../dialects/postgres/postgres-formula.ts';
-import { field, pgRenderer } from '../formula/fixtures.ts';
+import { field, pgRenderer } from '../support/formula-fixtures.ts';
 import { mysqlAdminConnection } from '../support/mysql-target.ts';
 import { connectedOrSkipped, pgClient, SERVER_CONNECT_TIMEOUT_MS } from '../support/probe.ts';
 import { PG_ADMIN_URL } from '../support/vendors.ts';

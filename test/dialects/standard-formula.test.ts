@@ -15,7 +15,7 @@ import { call, defineFormula } from '../../dialects/standard-formula.ts';
 import { rowArb, typedFormula } from '../formula/arbitraries.ts';
 import { columnRef, openLoadedTargets, openPGliteTarget, openPostgresTarget, runOnDatabase, type Row, type Target } from '../formula/db.ts';
 import { examples } from '../formula/examples.ts';
-import { context, pgRenderer } from '../formula/fixtures.ts';
+import { context, pgRenderer } from '../support/formula-fixtures.ts';
 import { trapRows, traps } from '../formula/traps.ts';
 
 const standardOnly = defineFormula(postgresOwnFormula);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ApiError } from '../../core/errors.ts';
 import { checkFormula, parseFormula, printFormula } from '../../core/formula/index.ts';
-import { context, model, orders } from './fixtures.ts';
+import { context, model, orders } from '../support/formula-fixtures.ts';
 
 const check = (text: string, maxDepth?: number) =>
   checkFormula(parseFormula(text), maxDepth === undefined ? context : { ...context, maxDepth });

@@ -22,7 +22,7 @@ import { checkFormula, emitFormula, type CheckContext, type CheckedFormula, type
 import type { ColumnType } from '../../core/schema/introspection.ts';
 import { postgresFormula } from '../../dialects/postgres/postgres-formula.ts';
 import { mysqlFormula } from '../../dialects/mysql/mysql-formula.ts';
-import { orders, customers, regions, pgRenderer, context as pgContext, mysqlContext } from './fixtures.ts';
+import { orders, customers, regions, pgRenderer, context as pgContext, mysqlContext } from '../support/formula-fixtures.ts';
 import { dialect as mysqlDialect, mysqlAvailable, openTestDatabase } from '../dialects/mysql/mysql-setup.ts';
 
 export interface Target {

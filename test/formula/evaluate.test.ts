@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkFormula, evaluateFormula, FormulaEvaluationError, parseFormula, type FormulaRow } from '../../core/formula/index.ts';
 import { examples, exampleRow } from './examples.ts';
-import { context } from './fixtures.ts';
+import { context } from '../support/formula-fixtures.ts';
 
 const evaluate = (text: string, row: FormulaRow = exampleRow, now?: Date) =>
   evaluateFormula(checkFormula(parseFormula(text), context), row, now ? { now } : {});

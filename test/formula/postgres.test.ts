@@ -7,7 +7,7 @@ import { checkFormula, compileFormula, parseFormula } from '../../core/formula/i
 import { render } from '../../core/sql.ts';
 import { postgresFormula } from '../../dialects/postgres/postgres-formula.ts';
 import { columnRef } from './db.ts';
-import { context, pgRenderer } from './fixtures.ts';
+import { context, pgRenderer } from '../support/formula-fixtures.ts';
 
 const emitted = (text: string) =>
   render(compileFormula(text, { ...context, dialect: postgresFormula, columnRef }).sql, pgRenderer);

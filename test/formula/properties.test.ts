@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkFormula, evaluateFormula, parseFormula, printFormula, type CheckedFormula, type Expr } from '../../core/formula/index.ts';
 import { anyAst, rowArb, typedFormula } from './arbitraries.ts';
 import { openLoadedTargets, runOnDatabase, type Row, type Target } from './db.ts';
-import { context } from './fixtures.ts';
+import { context } from '../support/formula-fixtures.ts';
 
 describe('print/parse round trip', () => {
   it('parseFormula(printFormula(ast)) equals ast', () => {

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkFormula, evaluateFormula, parseFormula } from '../../core/formula/index.ts';
 import { openLoadedTargets, runOnDatabase, type Target } from './db.ts';
 import { examples, exampleRow } from './examples.ts';
-import { context } from './fixtures.ts';
+import { context } from '../support/formula-fixtures.ts';
 import { textMembership, trapRows, traps } from './traps.ts';
 
 const check = (text: string) => checkFormula(parseFormula(text), context);

@@ -6,8 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, startWorkspace, type TestWorkspace } from '../support/harness.ts';
 import { vendorsToRun } from '../support/vendors.ts';
-import { nowSeconds, TestIdp } from '../plugins/auth/test-idp.ts';
-import { count, doneOf, importFile, reportOf, serialId, sync, viewUuidOf } from './helpers.ts';
+import { nowSeconds, TestIdp } from '../support/test-idp.ts';
+import { count, doneOf, importFile, reportOf, serialId, sync, viewUuidOf } from '../support/import-calls.ts';
 
 const vendors = await vendorsToRun();
 

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWorkspace, type TestWorkspace } from '../support/harness.ts';
 import { pgliteTarget } from '../support/vendors.ts';
 import { progressLine } from '../../cli/progress.ts';
-import { count, viewUuidOf } from './helpers.ts';
+import { count, viewUuidOf } from '../support/import-calls.ts';
 
 const run = promisify(execFile);
 const BIN = new URL('../../bin/wdapi.mjs', import.meta.url).pathname;

@@ -9,7 +9,7 @@ import { startWorkspace, type TestWorkspace } from '../support/harness.ts';
 import { mariadbTarget } from '../support/mysql-target.ts';
 import { postgresTarget, vendorsToRun, type VendorTarget } from '../support/vendors.ts';
 import { CommitProxy, type CutMode } from './commit-proxy.ts';
-import { count, doneOf, eventsOf, importFile, jobOf, reportOf, resumeFile, sync, viewUuidOf } from './helpers.ts';
+import { count, doneOf, eventsOf, importFile, jobOf, reportOf, resumeFile, sync, viewUuidOf } from '../support/import-calls.ts';
 
 const vendors = await vendorsToRun([postgresTarget, mariadbTarget]);
 

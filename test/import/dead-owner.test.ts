@@ -11,7 +11,7 @@ import { startService, type RunningService } from '../../server/start.ts';
 import { ADMIN_TOKEN, fetchJson, type CallOptions, startWorkspace, type TestWorkspace } from '../support/harness.ts';
 import { createControlDatabase, type ControlDatabase } from '../support/control-database.ts';
 import { pgliteTarget, postgresTarget, vendorsToRun, type ProvisionedDatabase } from '../support/vendors.ts';
-import { count, doneOf, EventReader, gatedStream, importFile, jobOf, resumeFile, sync, viewUuidOf } from './helpers.ts';
+import { count, doneOf, EventReader, gatedStream, importFile, jobOf, resumeFile, sync, viewUuidOf } from '../support/import-calls.ts';
 
 const servers = await vendorsToRun([postgresTarget]);
 

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, startWorkspace, type TestWorkspace } from '../support/harness.ts';
 import { pgliteTarget, vendorsToRun } from '../support/vendors.ts';
-import { count, declareLength, doneOf, EventReader, eventsOf, gatedStream, importFile, jobOf, resumeFile, serialId, sync, viewUuidOf } from './helpers.ts';
+import { count, declareLength, doneOf, EventReader, eventsOf, gatedStream, importFile, jobOf, resumeFile, serialId, sync, viewUuidOf } from '../support/import-calls.ts';
 
 const vendors = await vendorsToRun();
 

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWorkspace, type TestWorkspace } from '../support/harness.ts';
 import { vendorsToRun } from '../support/vendors.ts';
-import { doneOf, importFile, rejectionsOf, serialId, sync, viewUuidOf } from './helpers.ts';
+import { doneOf, importFile, rejectionsOf, serialId, sync, viewUuidOf } from '../support/import-calls.ts';
 
 const vendors = await vendorsToRun();
 

@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWorkspace, type TestWorkspace } from '../support/harness.ts';
 import { vendorsToRun } from '../support/vendors.ts';
-import { doneOf, importFile, serialId, sync, viewUuidOf } from './helpers.ts';
+import { doneOf, importFile, serialId, sync, viewUuidOf } from '../support/import-calls.ts';
 
 const vendors = await vendorsToRun();
 const BATCH = 500;

@@ -5,8 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWorkspace, type TestWorkspace } from '../support/harness.ts';
 import { pgliteTarget } from '../support/vendors.ts';
-import { configureIdp } from '../plugins/auth/helpers.ts';
-import { nowSeconds, TestIdp } from '../plugins/auth/test-idp.ts';
+import { configureIdp } from '../support/auth.ts';
+import { nowSeconds, TestIdp } from '../support/test-idp.ts';
 
 describe('a 40 KB IdP token', () => {
   let ws: TestWorkspace;

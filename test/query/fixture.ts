@@ -18,7 +18,7 @@ import type { BoundDialect } from '../../dialects/dialect.ts';
 import { createPostgresDialect } from '../../dialects/postgres/postgres-dialect.ts';
 import { createMysqlDialect } from '../../dialects/mysql/mysql-dialect.ts';
 import { createMssqlDialect } from '../../dialects/mssql/mssql-dialect.ts';
-import { col, fk, intCol, serialId, tbl } from '../schema/fixtures.ts';
+import { col, fk, intCol, serialId, tbl } from '../support/schema-fixtures.ts';
 import { checkSyntax, type SyntaxFamily } from './syntax.ts';
 
 const text = (name: string, nullable: boolean) => col(name, { nativeType: 'varchar(100)', maxLength: 100, nullable });

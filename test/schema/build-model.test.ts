@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { buildModel } from '../../core/schema/build-model.ts';
 import type { DatabaseSchema } from '../../core/schema/introspection.ts';
 import type { Entity, SchemaModel } from '../../core/schema/model.ts';
-import { col, fk, intCol, serialId, shop, tbl } from './fixtures.ts';
+import { col, fk, intCol, serialId, shop, tbl } from '../support/schema-fixtures.ts';
 
 function entity(model: SchemaModel, name: string): Entity {
   const found = model.entities.get(name);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { diffSchemas, hasDrift } from '../../core/schema/drift.ts';
 import { schemaHash } from '../../core/schema/hash.ts';
 import type { DatabaseSchema, TableInfo } from '../../core/schema/introspection.ts';
-import { col, fk, intCol, shop } from './fixtures.ts';
+import { col, fk, intCol, shop } from '../support/schema-fixtures.ts';
 
 /** The shop with `edit` applied to table `name`. */
 function withTable(name: string, edit: (t: TableInfo) => TableInfo): DatabaseSchema {

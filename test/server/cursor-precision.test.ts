@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, startWorkspace, type TestWorkspace } from '../support/harness.ts';
 import { expectList, idsOf, query } from '../support/http-expect.ts';
 import { vendorsToRun } from '../support/vendors.ts';
-import { sync } from '../import/helpers.ts';
+import { sync } from '../support/import-calls.ts';
 
 const vendors = await vendorsToRun();
 

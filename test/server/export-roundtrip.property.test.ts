@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWorkspace, type TestWorkspace } from '../support/harness.ts';
 import { vendorsToRun } from '../support/vendors.ts';
-import { doneOf, importFile, sync, viewUuidOf } from '../import/helpers.ts';
+import { doneOf, importFile, sync, viewUuidOf } from '../support/import-calls.ts';
 
 const vendors = await vendorsToRun();
 

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, startWorkspace, type TestWorkspace } from '../support/harness.ts';
 import { expectError, expectValidation } from '../support/http-expect.ts';
 import { vendorsToRun } from '../support/vendors.ts';
-import { sync, viewUuidOf } from '../import/helpers.ts';
+import { sync, viewUuidOf } from '../support/import-calls.ts';
 
 const vendors = await vendorsToRun();
 

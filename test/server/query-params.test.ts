@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWorkspace, type TestWorkspace } from '../support/harness.ts';
 import { databaseDigest, expectError, idsOf } from '../support/http-expect.ts';
 import { vendorsToRun } from '../support/vendors.ts';
-import { importFile, viewUuidOf } from '../import/helpers.ts';
+import { importFile, viewUuidOf } from '../support/import-calls.ts';
 
 const vendors = await vendorsToRun();
 

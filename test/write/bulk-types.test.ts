@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWorkspace, type TestWorkspace } from '../support/harness.ts';
 import { vendorsToRun } from '../support/vendors.ts';
-import { sync, viewUuidOf } from '../import/helpers.ts';
+import { sync, viewUuidOf } from '../support/import-calls.ts';
 
 const vendors = await vendorsToRun();
 

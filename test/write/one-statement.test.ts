@@ -13,8 +13,8 @@ import type { CompiledSql } from '../../core/sql.ts';
 import type { Executor } from '../../dialects/dialect.ts';
 import { ADMIN_TOKEN, startWorkspace, type ApiResponse, type TestWorkspace } from '../support/harness.ts';
 import { vendorsToRun } from '../support/vendors.ts';
-import { addRule, configureIdp, defaultViews } from '../plugins/auth/helpers.ts';
-import { nowSeconds, TestIdp } from '../plugins/auth/test-idp.ts';
+import { addRule, configureIdp, defaultViews } from '../support/auth.ts';
+import { nowSeconds, TestIdp } from '../support/test-idp.ts';
 
 const vendors = await vendorsToRun();
 

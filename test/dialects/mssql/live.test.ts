@@ -13,7 +13,7 @@ import { createMssqlDialect } from '../../../dialects/mssql/index.ts';
 import { startService, type RunningService } from '../../../server/start.ts';
 import { normalise } from '../../formula/db.ts';
 import { examples, exampleRow } from '../../formula/examples.ts';
-import { context, orders as formulaOrders, customers as formulaCustomers, regions as formulaRegions } from '../../formula/fixtures.ts';
+import { context, orders as formulaOrders, customers as formulaCustomers, regions as formulaRegions } from '../../support/formula-fixtures.ts';
 import { ADMIN_TOKEN, fetchJson, type ApiResponse } from '../../support/harness.ts';
 import { MSSQL_URL, provisionMssqlDatabase } from '../../support/mssql-target.ts';
 
@@ -94,7 +94,7 @@ describe.skipIf(!MSSQL_URL)('SQL Server live: formula examples', () => {
     const field = byDepth[path.length - 1]?.fields.find((f) => f.name === path[path.length - 1]);
     return ident(aliases[path.length - 1] ?? 'x', field?.column ?? '?');
   };
-  // SQL Server native types for the formula fixture's fields (test/formula/fixtures.ts names PostgreSQL's).
+  // SQL Server native types for the formula fixture's fields (test/support/formula-fixtures.ts names PostgreSQL's).
   const nativeTypes: Record<string, string> = {
     amount: 'float', qty: 'int', price: 'decimal(18,6)', note: 'nvarchar(max)', code: 'varchar(20)', paid: 'bit', order_date: 'date',
     created_at: 'datetime2(3)', shipped_at: 'datetimeoffset(3)', customer_id: 'int', token: 'uniqueidentifier', blob: 'varbinary(max)',

@@ -11,7 +11,7 @@ import type { SchemaModel } from '../../../core/schema/model.ts';
 import { mssqlFormula } from '../../../dialects/mssql/index.ts';
 import { escapeBrackets } from '../../../dialects/mssql/mssql-formula.ts';
 import { examples } from '../../formula/examples.ts';
-import { entity, field } from '../../formula/fixtures.ts';
+import { entity, field } from '../../support/formula-fixtures.ts';
 import { dialect } from './mssql-model.ts';
 import { parseTsql } from './tsql-parser.ts';
 

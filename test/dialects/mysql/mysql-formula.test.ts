@@ -7,7 +7,7 @@ import { checkFormula, emitFormula, parseFormula, type CheckedFormula } from '..
 import type { SchemaModel } from '../../../core/schema/model.ts';
 import { ident, render, sql, type Sql } from '../../../core/sql.ts';
 import { mysqlFormula } from '../../../dialects/mysql/index.ts';
-import { entity, field } from '../../formula/fixtures.ts';
+import { entity, field } from '../../support/formula-fixtures.ts';
 import { exampleRow, examples } from '../../formula/examples.ts';
 import { dialect, mysqlAvailable, openTestDatabase, type TestDatabase } from './mysql-setup.ts';
 

@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ORDERS } from '../../support/fixture.ts';
 import { startWorkspace, type TestWorkspace } from '../../support/harness.ts';
 import { pgliteTarget } from '../../support/vendors.ts';
-import { configureIdp, expectUnauthorized, MESSAGES } from './helpers.ts';
-import { b64url, makeKey, nowSeconds, TestIdp } from './test-idp.ts';
+import { configureIdp, expectUnauthorized, MESSAGES } from '../../support/auth.ts';
+import { b64url, makeKey, nowSeconds, TestIdp } from '../../support/test-idp.ts';
 
 describe('attack tokens', () => {
   let ws: TestWorkspace;

@@ -9,8 +9,8 @@ import { ORDERS } from '../../support/fixture.ts';
 import { ADMIN_TOKEN, startWorkspace, type TestWorkspace } from '../../support/harness.ts';
 import { expectList, expectValidation } from '../../support/http-expect.ts';
 import { pgliteTarget } from '../../support/vendors.ts';
-import { configureIdp, expectUnauthorized, MESSAGES } from './helpers.ts';
-import { nowSeconds, TestIdp } from './test-idp.ts';
+import { configureIdp, expectUnauthorized, MESSAGES } from '../../support/auth.ts';
+import { nowSeconds, TestIdp } from '../../support/test-idp.ts';
 
 /** A loopback port where nothing listens. */
 async function deadPort(): Promise<number> {

@@ -6,7 +6,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { TestIdp } from './test-idp.ts';
+import type { TestIdp } from '../../support/test-idp.ts';
 
 export type FlakyMode = 'ok' | 'error' | 'hang' | 'junk' | 'wrong-shape' | 'redirect' | 'huge';
 

@@ -13,8 +13,8 @@ import { FAILURE_BACKOFF } from '../../../plugins/auth/external-jwt/key-sets.ts'
 import { ADMIN_TOKEN, startWorkspace, type TestWorkspace } from '../../support/harness.ts';
 import { pgliteTarget } from '../../support/vendors.ts';
 import { FlakyIdp, type FlakyMode } from './flaky-idp.ts';
-import { expectUnauthorized } from './helpers.ts';
-import { b64url, nowSeconds, TestIdp } from './test-idp.ts';
+import { expectUnauthorized } from '../../support/auth.ts';
+import { b64url, nowSeconds, TestIdp } from '../../support/test-idp.ts';
 
 const BURST = 200;
 

@@ -9,7 +9,7 @@ import { ORDERS } from '../../support/fixture.ts';
 import { ADMIN_TOKEN, startWorkspace, type TestWorkspace } from '../../support/harness.ts';
 import { expectList } from '../../support/http-expect.ts';
 import { pgliteTarget } from '../../support/vendors.ts';
-import { addRule, defaultViews, expectUnauthorized, secondWorkspace } from './helpers.ts';
+import { addRule, defaultViews, expectUnauthorized, secondWorkspace } from '../../support/auth.ts';
 
 interface RawResponse {
   status: number;

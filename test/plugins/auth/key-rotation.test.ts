@@ -7,8 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWorkspace, type TestWorkspace } from '../../support/harness.ts';
 import { pgliteTarget } from '../../support/vendors.ts';
-import { configureIdp, expectUnauthorized } from './helpers.ts';
-import { nowSeconds, TestIdp } from './test-idp.ts';
+import { configureIdp, expectUnauthorized } from '../../support/auth.ts';
+import { nowSeconds, TestIdp } from '../../support/test-idp.ts';
 
 const COOLDOWN_MS = 30_000;
 

@@ -8,8 +8,8 @@ import { ORDERS } from '../../support/fixture.ts';
 import { ADMIN_TOKEN, startWorkspace, type TestWorkspace } from '../../support/harness.ts';
 import { databaseDigest, expectList } from '../../support/http-expect.ts';
 import { pgliteTarget } from '../../support/vendors.ts';
-import { configureIdp, defaultViews, expectForbidden, MESSAGES, secondWorkspace } from './helpers.ts';
-import { nowSeconds, TestIdp } from './test-idp.ts';
+import { configureIdp, defaultViews, expectForbidden, MESSAGES, secondWorkspace } from '../../support/auth.ts';
+import { nowSeconds, TestIdp } from '../../support/test-idp.ts';
 
 describe('permissions of external users and foreign credentials', () => {
   let ws: TestWorkspace;

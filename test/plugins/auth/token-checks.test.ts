@@ -8,8 +8,8 @@ import { decodeJwt, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, startWorkspace, type TestWorkspace } from '../../support/harness.ts';
 import { pgliteTarget } from '../../support/vendors.ts';
-import { configureIdp, expectUnauthorized } from './helpers.ts';
-import { nowSeconds, TestIdp } from './test-idp.ts';
+import { configureIdp, expectUnauthorized } from '../../support/auth.ts';
+import { nowSeconds, TestIdp } from '../../support/test-idp.ts';
 
 const JWT_EXPECTED = 'a JWT access token from the identity provider (or an API key) is expected';
 const ISSUED_IN_FUTURE = 'token was issued in the future (iat)';

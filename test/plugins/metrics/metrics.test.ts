@@ -5,7 +5,7 @@ import { UNMATCHED_ROUTE } from '../../../plugins/metrics/request-observer.ts';
 import { ADMIN_TOKEN, fetchJson, startWorkspace, type TestWorkspace } from '../../support/harness.ts';
 import { expectError } from '../../support/http-expect.ts';
 import { pgliteTarget } from '../../support/vendors.ts';
-import { doneOf, importFile, viewUuidOf } from '../../import/helpers.ts';
+import { doneOf, importFile, viewUuidOf } from '../../support/import-calls.ts';
 import pino from 'pino';
 import { scrape } from './scrape.ts';
 

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiResponse } from '../../support/harness.ts';
 import { query } from '../../support/http-expect.ts';
 import { vendorsToRun } from '../../support/vendors.ts';
-import { addRule } from '../auth/helpers.ts';
+import { addRule } from '../../support/auth.ts';
 import { startRlsWorkspace, type ProjectRow, type RlsContext, type TaskRow } from './rls-fixture.ts';
 
 const vendors = await vendorsToRun();

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, type ApiResponse } from '../../support/harness.ts';
 import { expectList, query } from '../../support/http-expect.ts';
 import { vendorsToRun } from '../../support/vendors.ts';
-import { addRule } from '../auth/helpers.ts';
+import { addRule } from '../../support/auth.ts';
 import { startRlsWorkspace, type ProjectRow, type RlsContext, type TaskRow } from './rls-fixture.ts';
 
 const vendors = await vendorsToRun();

@@ -1,7 +1,7 @@
 /** DESIGN §14 "Export": RLS applies to exports as to the list (rows and expanded rows alike). */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { vendorsToRun } from '../../support/vendors.ts';
-import { addRule } from '../auth/helpers.ts';
+import { addRule } from '../../support/auth.ts';
 import { startRlsWorkspace, type ProjectRow, type RlsContext, type TaskRow } from './rls-fixture.ts';
 
 const vendors = await vendorsToRun();

@@ -6,8 +6,8 @@
 import { expect } from 'vitest';
 import { ADMIN_TOKEN, startWorkspace, type TestWorkspace } from '../../support/harness.ts';
 import type { VendorTarget } from '../../support/vendors.ts';
-import { configureIdp, defaultViews } from '../auth/helpers.ts';
-import { nowSeconds, TestIdp } from '../auth/test-idp.ts';
+import { configureIdp, defaultViews } from '../../support/auth.ts';
+import { nowSeconds, TestIdp } from '../../support/test-idp.ts';
 
 export interface ProjectRow {
   id: number;

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectList } from '../../support/http-expect.ts';
 import { postgresTarget, vendorsToRun } from '../../support/vendors.ts';
-import { addRule } from '../auth/helpers.ts';
+import { addRule } from '../../support/auth.ts';
 import { startRlsWorkspace, type RlsContext } from './rls-fixture.ts';
 
 const vendors = await vendorsToRun([postgresTarget]);

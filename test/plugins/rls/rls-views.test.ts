@@ -8,8 +8,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN } from '../../support/harness.ts';
 import { expectList } from '../../support/http-expect.ts';
 import { vendorsToRun } from '../../support/vendors.ts';
-import { doneOf, importFile, reportOf } from '../../import/helpers.ts';
-import { addRule } from '../auth/helpers.ts';
+import { doneOf, importFile, reportOf } from '../../support/import-calls.ts';
+import { addRule } from '../../support/auth.ts';
 import { startRlsWorkspace, type ProjectRow, type RlsContext, type TaskRow } from './rls-fixture.ts';
 
 const vendors = await vendorsToRun();

@@ -12,7 +12,7 @@ import type { Entity, SchemaModel } from '../../../core/schema/model.ts';
 import { ADMIN_TOKEN } from '../../support/harness.ts';
 import { idsOf, query } from '../../support/http-expect.ts';
 import { vendorsToRun } from '../../support/vendors.ts';
-import { addRule } from '../auth/helpers.ts';
+import { addRule } from '../../support/auth.ts';
 import { startRlsWorkspace, type ProjectRow, type RlsContext, type TaskRow } from './rls-fixture.ts';
 
 const vendors = await vendorsToRun();

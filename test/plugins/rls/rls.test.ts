@@ -7,7 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN } from '../../support/harness.ts';
 import { expectError, expectList } from '../../support/http-expect.ts';
 import { vendorsToRun } from '../../support/vendors.ts';
-import { addRule, deleteRule, expectForbidden } from '../auth/helpers.ts';
+import { addRule, deleteRule, expectForbidden } from '../../support/auth.ts';
 import { startRlsWorkspace, type ProjectRow, type RlsContext, type TaskRow } from './rls-fixture.ts';
 
 const vendors = await vendorsToRun();

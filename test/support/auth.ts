@@ -1,8 +1,8 @@
 /** Shared pieces of the auth and RLS suites: IdP configuration, 401 checks, "leaks nothing" checks. */
 import { expect } from 'vitest';
-import type { ApiResponse, TestWorkspace } from '../../support/harness.ts';
-import { ADMIN_TOKEN } from '../../support/harness.ts';
-import { expectNoLeak } from '../../support/http-expect.ts';
+import type { ApiResponse, TestWorkspace } from './harness.ts';
+import { ADMIN_TOKEN } from './harness.ts';
+import { expectNoLeak } from './http-expect.ts';
 
 export interface IdpSettings {
   issuerUrl: string;

@@ -1,7 +1,7 @@
 /** HTTP helpers of the import suites: send a file, read the NDJSON events, look at the job. */
 import { request } from 'node:http';
 import { expect } from 'vitest';
-import { ADMIN_TOKEN, type ApiResponse, type TestWorkspace } from '../support/harness.ts';
+import { ADMIN_TOKEN, type ApiResponse, type TestWorkspace } from './harness.ts';
 
 export interface ImportResponse {
   status: number;
