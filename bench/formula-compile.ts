@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { checkFormula, emitFormula, parseFormula } from '../core/formula/index.ts';
 import { ident } from '../core/sql.ts';
 import { postgresFormula } from '../dialects/postgres/postgres-formula.ts';
-import { context } from '../test/formula/fixtures.ts';
+import { context } from '../test/support/formula-fixtures.ts';
 
 const formulas: readonly string[] = [
   'amount * qty',
