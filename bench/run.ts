@@ -21,29 +21,29 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { isDeepStrictEqual, parseArgs } from 'node:util';
 import type pg from 'pg';
-import { prepareDataset, removeCreatedOrders, DATASET } from './dataset.ts';
-import { startKoaFloor, type KoaFloor } from './floor-koa.ts';
-import { sqlWork } from './floor-pg.ts';
-import { httpSide, measureSides, sqlSide } from './compare.ts';
-import { benchImport, formatImport, type ImportBenchResult } from './import.ts';
-import { benchAdminApp, formatAdminApp, type AdminAppBenchResult } from './admin-app.ts';
-import { runIssue15 } from './issue15.ts';
-import { runIssue16, type Results16 } from './issue16.ts';
-import { formatIssue18, runIssue18 } from './issue18.ts';
-import { runMaria } from './maria.ts';
-import { formatCompare, runCompare } from './compare-run.ts';
-import { formatMemory, runMemory, type MemoryResult } from './memory19.ts';
-import { formatStart, runStart } from './start19.ts';
-import { captureFloorSql, createFloorPool, type FloorSql } from './floor-sql.ts';
-import { formatTable, judge, TARGETS, writeResults, type ScenarioResult } from './report.ts';
-import { formatTable15, judge15, TARGETS_15 } from './report15.ts';
-import { formatExport, formatH, judgeExport, judgeH, summariseExport, TARGETS_16 } from './report16.ts';
-import { CAPTURE_ID, selectScenarios, type Scenario } from './scenarios.ts';
-import { selectGroups15, type Group15 } from './scenarios15.ts';
-import { selectGroups16, type Group16 } from './scenarios16.ts';
-import { selectGroups18, type Group18 } from './scenarios18.ts';
-import { startBenchService, type BenchService } from './service.ts';
-import { send } from './capture-sql.ts';
+import { prepareDataset, removeCreatedOrders, DATASET } from './harness/dataset.ts';
+import { startKoaFloor, type KoaFloor } from './floors/koa.ts';
+import { sqlWork } from './floors/pg.ts';
+import { httpSide, measureSides, sqlSide } from './harness/sides.ts';
+import { benchImport, formatImport, type ImportBenchResult } from './scenarios/import.ts';
+import { benchAdminApp, formatAdminApp, type AdminAppBenchResult } from './scenarios/admin-app.ts';
+import { runIssue15 } from './scenarios/reads.ts';
+import { runIssue16, type Results16 } from './scenarios/aggregate.ts';
+import { formatIssue18, runIssue18 } from './scenarios/balancer.ts';
+import { runMaria } from './scenarios/mariadb.ts';
+import { formatCompare, runCompare } from './harness/compare-ref.ts';
+import { formatMemory, runMemory, type MemoryResult } from './scenarios/memory.ts';
+import { formatStart, runStart } from './scenarios/start.ts';
+import { captureFloorSql, createFloorPool, type FloorSql } from './floors/sql.ts';
+import { formatTable, judge, TARGETS, writeResults, type ScenarioResult } from './harness/report.ts';
+import { formatTable15, judge15, TARGETS_15 } from './harness/report-comparison.ts';
+import { formatExport, formatH, judgeExport, judgeH, summariseExport, TARGETS_16 } from './scenarios/export-report.ts';
+import { CAPTURE_ID, selectScenarios, type Scenario } from './harness/requests.ts';
+import { selectGroups15, type Group15 } from './scenarios/expand.ts';
+import { selectGroups16, type Group16 } from './scenarios/export-request.ts';
+import { selectGroups18, type Group18 } from './scenarios/rate-limit.ts';
+import { startBenchService, type BenchService } from './harness/service.ts';
+import { send } from './harness/capture-sql.ts';
 
 interface Config {
   readonly adminUrl: string;
@@ -125,7 +125,7 @@ async function measureScenario(config: Config, service: BenchService, floor: Koa
 
 /** The formula-compile benchmark lives in its own file; run it when it is there. */
 async function runFormulaCompile(): Promise<unknown> {
-  const file = fileURLToPath(new URL('./formula-compile.ts', import.meta.url));
+  const file = fileURLToPath(new URL('./scenarios/formula-compile.ts', import.meta.url));
   if (!existsSync(file)) {
     log('formula-compile: bench/formula-compile.ts not present, skipped');
     return null;

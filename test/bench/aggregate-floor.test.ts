@@ -6,9 +6,9 @@
  */
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ordersByStatus } from '../../bench/floor-aggregate.ts';
-import { createFloorPool } from '../../bench/floor-sql.ts';
-import { AGGREGATE_PATH } from '../../bench/scenarios16.ts';
+import { ordersByStatus } from '../../bench/floors/aggregate.ts';
+import { createFloorPool } from '../../bench/floors/sql.ts';
+import { AGGREGATE_PATH } from '../../bench/scenarios/export-request.ts';
 import { startWorkspace, type TestWorkspace } from '../support/harness.ts';
 import { postgresTarget, vendorsToRun } from '../support/vendors.ts';
 

@@ -6,9 +6,9 @@
  */
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { customersWithOrders } from '../../bench/floor-expand.ts';
-import { createFloorPool } from '../../bench/floor-sql.ts';
-import { EXPAND_MANY_PATH } from '../../bench/scenarios15.ts';
+import { customersWithOrders } from '../../bench/floors/expand.ts';
+import { createFloorPool } from '../../bench/floors/sql.ts';
+import { EXPAND_MANY_PATH } from '../../bench/scenarios/expand.ts';
 import { startWorkspace, type TestWorkspace } from '../support/harness.ts';
 import { postgresTarget, vendorsToRun } from '../support/vendors.ts';
 
