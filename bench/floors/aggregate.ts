@@ -1,5 +1,5 @@
 /**
- * The floor of `orders/aggregate?groupBy=status&metrics=count,sum:amount` (issue 16): the GROUP BY
+ * The floor of `orders/aggregate?groupBy=status&metrics=count,sum:amount` (scenario H): the GROUP BY
  * written by hand as a developer would write it, shaped into the service's answer (DESIGN §14).
  * The number of groups is counted by a second statement only when the page cannot tell it
  * (a full page, or a page past the first); the bench's 4 groups never need it.

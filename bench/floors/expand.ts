@@ -1,5 +1,5 @@
 /**
- * The floor of one-to-many expansion (issue 15): `customers?expand=orders` by hand, the arrays
+ * The floor of one-to-many expansion (scenario E): `customers?expand=orders` by hand, the arrays
  * built inside the page statement with PostgreSQL `LATERAL` + `json_agg` (DESIGN §13's cost
  * rule), the JSON shaped in SQL so the route only wraps rows. The count runs beside it, as the
  * service runs its count.

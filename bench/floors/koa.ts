@@ -62,7 +62,7 @@ function countModeOf(value: unknown): CountMode {
 function routes(pool: pg.Pool, sql: FloorSql): Router {
   const router = new Router({ prefix: `/api/v1/${ORG}/${WS}` });
   router.get('/orders', async (ctx, next) => {
-    // Issue 15's where scenario has its own hand-written route (whereRoutes).
+    // The where scenario (G) has its own hand-written route (whereRoutes).
     if (ctx.query.where !== undefined) return next();
     const size = Number(ctx.query.size ?? 20);
     const page = Number(ctx.query.page ?? 0);
@@ -90,14 +90,14 @@ function routes(pool: pg.Pool, sql: FloorSql): Router {
   return whereRoutes(expandRoutes(router, pool), pool);
 }
 
-/** Issue 16: the status aggregate by hand; groupBy and metrics are not read (the bench asks one shape). */
+/** The aggregate scenario (H): the status aggregate by hand; groupBy and metrics are not read (the bench asks one shape). */
 function aggregateRoutes(router: Router, pool: pg.Pool): Router {
   return router.get('/orders/aggregate', async (ctx) => {
     ctx.body = await ordersByStatus(pool, Number(ctx.query.size ?? 20), Number(ctx.query.page ?? 0));
   });
 }
 
-/** Issue 15: one-to-many expansion (`expandSize[orders]` as DESIGN §13 spells it). */
+/** The expansion scenario (E): one-to-many expansion (`expandSize[orders]` as DESIGN §13 spells it). */
 function expandRoutes(router: Router, pool: pg.Pool): Router {
   return router.get('/customers', async (ctx) => {
     const size = Number(ctx.query.size ?? 20);
@@ -106,7 +106,7 @@ function expandRoutes(router: Router, pool: pg.Pool): Router {
   });
 }
 
-/** Issue 15: the where scenario's condition, by hand; the formula text itself is not read. */
+/** The where scenario (G): its condition by hand; the formula text itself is not read. */
 function whereRoutes(router: Router, pool: pg.Pool): Router {
   return router.get('/orders', async (ctx) => {
     const size = Number(ctx.query.size ?? 20);

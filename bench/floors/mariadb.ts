@@ -1,5 +1,5 @@
 /**
- * The MariaDB floors (issue 19): the statements the service sends to its MariaDB workspace for
+ * The MariaDB floors (scenario M): the statements the service sends to its MariaDB workspace for
  * the list scenarios, captured once and replayed on a bare mysql2 pool configured like the
  * service's driver (prepared statements, dates as text, decimals as strings), both raw and
  * behind a hand-written Koa route that shapes the same JSON as the service.

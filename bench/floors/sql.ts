@@ -65,7 +65,7 @@ export async function captureFloorSql(service: BenchService): Promise<FloorSql> 
   const exact = await capture(service, 'B-exact', 2);
   const estimated = await capture(service, 'B-estimated', 2);
   const c = await capture(service, 'C', 1);
-  // The insert and the read of its row are one statement (issue 19 item 3).
+  // The service inserts the order and reads it back in one statement.
   const d = await capture(service, 'D', 1);
   if (!textAt(d, 0).includes(INSERT_COLUMNS)) throw new Error(`scenario D: the INSERT no longer lists ${INSERT_COLUMNS}: ${textAt(d, 0)}`);
   return {

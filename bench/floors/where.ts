@@ -1,5 +1,5 @@
 /**
- * The floor of `where=status = 'paid' OR amount > 1000` on orders (issue 15): the condition
+ * The floor of `where=status = 'paid' OR amount > 1000` on orders (scenario G): the condition
  * written by hand as a developer would write it (no casts, no formula compiler), with the
  * columns of the service's orders page so the Koa floor shapes rows alike.
  */

@@ -1,6 +1,5 @@
 /**
- * `npm run bench -- --compare <git ref>` (issue 19 item 6): the other commit checked out beside
- * this one (a detached git worktree under the system's temp folder, kept between runs), its
+ * `npm run bench -- --compare <git ref>`: the other commit checked out beside this one (a detached git worktree under the system's temp folder, kept between runs), its
  * dependencies installed only when its lockfile differs from ours, and compiled as
  * `npm run build` does, so that its bench service child runs on plain node exactly like ours.
  */

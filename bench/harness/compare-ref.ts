@@ -1,5 +1,5 @@
 /**
- * The same scenarios against this checkout and another commit in the same run (issue 19 item 6):
+ * The same scenarios against this checkout and another commit in the same run:
  * both services compiled, each alone in a child process on the same data set, taking turns in
  * short rounds so background load hits both alike. Per side: req/s, p99 and the child's own CPU
  * per answered request (it drifts far less than req/s on a shared machine); the ratios say

@@ -6,7 +6,7 @@ import pg from 'pg';
 
 /**
  * The control database of a bench's own service (`role`: import, export, memory), dropped and made
- * afresh by it. BENCH_CONTROL_DATABASE (which names the scenario services' one, bench/service.ts)
+ * afresh by it. BENCH_CONTROL_DATABASE (which names the scenario services' one, service.ts)
  * gives it a name of its own too, `<name>_<role>`, so that two benches on one server do not drop
  * each other's.
  */

@@ -1,6 +1,6 @@
 /**
- * The bench data set on MariaDB (issue 19): the same 50 regions, 100k customers, 1k products
- * and 1M orders as bench/dataset.ts, from the same deterministic expressions over MariaDB's
+ * The bench data set on MariaDB (scenario M): the same 50 regions, 100k customers, 1k products
+ * and 1M orders as dataset.ts, from the same deterministic expressions over MariaDB's
  * SEQUENCE engine (`seq_1_to_N`), in the test fixture's tables. Reused when the counts and a
  * sample row match; `fresh` rebuilds it.
  */

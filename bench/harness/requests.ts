@@ -1,11 +1,15 @@
-/** The measured requests (issue 2). Every scenario is one HTTP request shape plus its floor work. */
+/**
+ * The list, get and create scenarios (A–D): one HTTP request shape each, sent by the load
+ * generator to the service and to the floors that answer it by hand (floors/), which is why they
+ * sit in the harness. Their measurement is scenarios/lists.ts.
+ */
 import { CREATE_ORDER_BODY } from './ids.ts';
 
 export type ScenarioId = 'A' | 'A-none' | 'B-none' | 'B-exact' | 'B-estimated' | 'C' | 'D';
 
 export interface Scenario {
   readonly id: ScenarioId;
-  /** The letter `--only` selects by. */
+  /** The letter `--only` selects by (bench/catalogue.ts); B is the list with expansion. */
   readonly group: 'A' | 'B' | 'C' | 'D';
   readonly label: string;
   readonly method: 'GET' | 'POST';
@@ -31,8 +35,8 @@ export const SCENARIOS: readonly Scenario[] = [
 /** The id used when capturing SQL: distinctive, so the floors know which parameter to rotate. */
 export const CAPTURE_ID = 123_457;
 
-export function selectScenarios(only: readonly string[] | null): Scenario[] {
-  if (!only) return [...SCENARIOS];
-  const wanted = new Set(only.map((s) => s.trim().toUpperCase()));
-  return SCENARIOS.filter((s) => wanted.has(s.group) || wanted.has(s.id.toUpperCase()));
+export function scenarioById(id: ScenarioId): Scenario {
+  const found = SCENARIOS.find((s) => s.id === id);
+  if (!found) throw new Error(`scenario ${id} is not defined`);
+  return found;
 }

@@ -25,7 +25,7 @@ export interface SideResult extends Measurement {
   readonly label: string;
   /** user + system CPU of the serving process per answered request, in µs. */
   readonly cpuMicros: number;
-  /** Each round's figures, in order (bench/paired.ts). */
+  /** Each round's figures, in order (paired.ts). */
   readonly rounds: readonly RoundFigures[];
 }
 

@@ -1,5 +1,5 @@
 /**
- * Issue 17's figures from a real browser (Debian's Chromium through playwright-core): the
+ * The admin application's figures from a real browser (Debian's Chromium through playwright-core): the
  * JavaScript the first screen of the admin application transfers (sign-in, gzip as served), and
  * the time from navigation to the first grid rows of the 1M-row `orders` table. Figures only.
  */
@@ -66,7 +66,7 @@ export async function benchAdminApp(databaseUrl: string, runs = 5): Promise<Admi
 export function formatAdminApp(result: AdminAppBenchResult): string {
   const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
   return [
-    'admin app (issue 17), Chromium headless:',
+    'admin app, Chromium headless:',
     `  first screen JavaScript: ${kb(result.firstScreenJs.transferredBytes)} transferred (${kb(result.firstScreenJs.decodedBytes)} decoded, ${result.firstScreenJs.files} files; budget 400 KB gzip)`,
     `  navigation to the first orders rows (1M rows): median ${result.ordersFirstRowsMs.median} ms (runs ${result.ordersFirstRowsMs.runs.join(', ')} ms)`,
   ].join('\n');

@@ -1,5 +1,5 @@
 /**
- * Bulk benchmark (issue 5): 1000-row bulk requests, INSERT and then UPDATE upsert of the same
+ * Bulk benchmark: 1000-row bulk requests, INSERT and then UPDATE upsert of the same
  * rows, against the same rows as one raw multi-row INSERT per 1000 rows on a bare pg pool (one
  * connection, as each side runs one request or statement at a time). The targets take turns in
  * rounds so that a change in background load hits all of them alike.

@@ -1,34 +1,43 @@
 /**
- * Issue 15's measured requests (paths under `/api/v1/{org}/{ws}`). Each is judged against a
- * floor measured in the same run; `--only E,F,G` (or `--only 15`) selects them.
+ * E, one-to-many expansion: 20 customers, each with its first 5 orders, against a Koa route
+ * running one LATERAL + json_agg statement (floors/expand.ts); raw pg running that statement beside.
  */
-import { WHERE_FORMULA } from '../floors/where.ts';
+import { isDeepStrictEqual } from 'node:util';
+import { customersWithOrders } from '../floors/expand.ts';
+import { send } from '../harness/capture-sql.ts';
+import type { ComparisonTargets } from '../harness/report-comparison.ts';
+import { httpSide, sqlSide } from '../harness/sides.ts';
+import { getRequest, httpTargets, subjectFailure, type ComparisonPlan, type InProcessBench } from './against-floor.ts';
 
-export type Group15 = 'E' | 'F' | 'G';
-
-export const GROUPS_15: readonly Group15[] = ['E', 'F', 'G'];
-
-/** E: 20 customers, each with its first 5 orders (DESIGN §13 spells the limit `expandSize[orders]`). */
+/** The number of orders per customer (DESIGN §13 spells the limit `expandSize[orders]`). */
 export const EXPAND_SIZE = 5;
+/** Under `/api/v1/{org}/{ws}`. */
 export const EXPAND_MANY_PATH = `/customers?size=20&expand=orders&expandSize[orders]=${EXPAND_SIZE}`;
 
-/**
- * F: keyset paging far from the start. count=none on every side, or the 1M-row COUNT(*) that each
- * request would run hides the cost of reaching the page. "Page 50,000" is the 50,000th page of 20
- * (rows 999,981–1,000,000, the last full page); offset paging counts pages from 0, so it is
- * `page=49999` there (`page=50000` would be past the last row).
- */
-export const CURSOR_QUERY = 'sort=id,asc&size=20&count=none';
-export const FAR_PAGE = 50_000;
-export const CURSOR_FIRST_PATH = `/orders?${CURSOR_QUERY}&paging=cursor`;
-export const cursorAfterPath = (cursor: string): string => `/orders?${CURSOR_QUERY}&after=${encodeURIComponent(cursor)}`;
-export const OFFSET_FAR_PATH = `/orders?${CURSOR_QUERY}&page=${FAR_PAGE - 1}`;
+export const EXPAND_TARGETS: ComparisonTargets = { minShare: 0.6, maxP99Ratio: 2 };
 
-/** G: the list of scenario A-none narrowed by a boolean formula. */
-export const WHERE_PATH = `/orders?size=20&sort=id,desc&count=none&where=${encodeURIComponent(WHERE_FORMULA)}`;
+/** The LATERAL floor alone: its customers and their orders are what the service's own lists answer. */
+async function checkExpandFloor(bench: InProcessBench): Promise<void> {
+  const page = await customersWithOrders(bench.pool, 20, 0, EXPAND_SIZE);
+  const get = async (path: string): Promise<unknown> => (await send(bench.service, getRequest(bench, path))).body;
+  const customers = (await get('/customers?size=20')) as { data: Record<string, unknown>[]; meta: Record<string, unknown> };
+  const bare = page.data.map(({ orders: _orders, ...customer }) => customer);
+  const { expandSizes: _sizes, ...meta } = page.meta;
+  if (!isDeepStrictEqual(bare, customers.data) || !isDeepStrictEqual(meta, customers.meta)) throw new Error('the LATERAL floor\'s customers differ from GET /customers');
+  for (const customer of page.data) {
+    const orders = (await get(`/orders?filter[customerId.eq]=${customer.id}&sort=id,asc&size=${EXPAND_SIZE}&count=none`)) as { data: unknown };
+    if (!isDeepStrictEqual(customer.orders, orders.data)) throw new Error(`the LATERAL floor's orders of customer ${customer.id} differ from GET /orders`);
+  }
+}
 
-export function selectGroups15(only: readonly string[] | null): Group15[] {
-  if (!only) return [...GROUPS_15];
-  const wanted = new Set(only.map((s) => s.trim().toUpperCase()));
-  return GROUPS_15.filter((g) => wanted.has(g) || wanted.has('15'));
+export async function planExpand(bench: InProcessBench): Promise<ComparisonPlan> {
+  const { http, koa } = httpTargets(bench);
+  await checkExpandFloor(bench);
+  return {
+    label: `${EXPAND_MANY_PATH} vs one LATERAL + json_agg statement (count exact, beside it)`,
+    subject: httpSide('service', http, getRequest(bench, EXPAND_MANY_PATH)),
+    floor: httpSide('Koa + LATERAL', koa, getRequest(bench, EXPAND_MANY_PATH)),
+    beside: [sqlSide('raw pg LATERAL', () => customersWithOrders(bench.pool, 20, 0, EXPAND_SIZE), bench.connections)],
+    failure: await subjectFailure(bench, EXPAND_MANY_PATH, koa.url),
+  };
 }

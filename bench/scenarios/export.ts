@@ -1,5 +1,5 @@
 /**
- * Issue 16 scenario I: the 1M orders exported whole, as the database's own COPY … TO STDOUT
+ * I, an export: the 1M orders exported whole, as the database's own COPY … TO STDOUT
  * (the floor, read by this process through pg-copy-streams) and as the service's CSV and NDJSON
  * exports (the service alone in a child process, so its peak RSS and CPU are its own). Whole
  * exports take turns (COPY, CSV, NDJSON, COPY, …); a format the service refuses is reported as
@@ -10,8 +10,15 @@ import { buildDist } from '../harness/build-dist.ts';
 import { controlDatabaseName } from '../harness/control-db.ts';
 import { readCopy, readHttpExport, type ExportRead } from '../harness/export-read.ts';
 import type { ExportResult, ExportSide } from './export-report.ts';
-import { EXPORT_CONTENT_TYPES, EXPORT_ROUNDS, exportPath, type ExportFormat } from './export-request.ts';
 import { startServiceProcess, type ServiceProcess, type ServiceUsage } from '../harness/service-process.ts';
+
+/** Every order, unpaged, in the list's default order (by id); under `/api/v1/{org}/{ws}`. */
+type ExportFormat = 'csv' | 'ndjson';
+const exportPath = (format: ExportFormat): string => `/orders?format=${format}`;
+const EXPORT_CONTENT_TYPES: Record<ExportFormat, string> = { csv: 'text/csv', ndjson: 'application/x-ndjson' };
+
+/** Full exports per side, taken in turns (COPY, CSV, NDJSON, COPY, …). */
+const EXPORT_ROUNDS = 3;
 
 /** The columns of the service's orders export, in its order (by id), formatted by the database. */
 const COPY_SELECT = `SELECT id, customer_id, product_id, quantity, amount, status, note, ordered_at, created_at, updated_at
@@ -77,7 +84,7 @@ async function compiledChild(bench: ExportBench): Promise<{ compiled: string | n
   return { compiled, runtime: `${runtime}, a fresh one per export after one warm-up page` };
 }
 
-export async function runExport16(bench: ExportBench): Promise<ExportResult> {
+export async function runExport(bench: ExportBench): Promise<ExportResult> {
   const { compiled, runtime } = await compiledChild(bench);
   const copy = tally('COPY csv (pg-copy-streams)');
   const csv = tally('service csv');

@@ -1,6 +1,6 @@
 /**
  * Formula compile throughput: parse (gate 1) + check + emit for PostgreSQL, over 20
- * representative formulas on a small fixture model. Standalone: `npx tsx bench/formula-compile.ts`.
+ * representative formulas on a small fixture model. Standalone: `npx tsx bench/scenarios/formula-compile.ts`.
  */
 import { pathToFileURL } from 'node:url';
 import { checkFormula, emitFormula, parseFormula } from '../../core/formula/index.ts';

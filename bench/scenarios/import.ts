@@ -3,13 +3,13 @@
  * postgres://postgres@127.0.0.1:5432/test), with the service in a child process so that its
  * peak RSS (VmHWM) is its own.
  *
- *   npx tsx bench/import.ts [--rows 1000000] [--bulk-rows 100000] [--bulk-rounds 5]
+ *   npx tsx bench/scenarios/import.ts [--rows 1000000] [--bulk-rows 100000] [--bulk-rounds 5]
  *   (also part of `npm run bench`, or alone: `npm run bench -- --only import`)
  *
  * 1. CSV import: a ~100 MB file of ~1M rows, generated once under bench/.data/, streamed over
  *    HTTP to POST /api/data/import/{view}. Prints rows/s and the service's peak RSS.
- *    Targets (issue 19 item 4, control store on PostgreSQL): ≥ 40,000 rows/s, peak RSS ≤ 150 MB.
- * 2. Bulk (bench/bulk.ts): 1000-row requests against a raw multi-row INSERT. Target ≥ 70%.
+ *    Targets (control store on PostgreSQL): ≥ 40,000 rows/s, peak RSS ≤ 150 MB.
+ * 2. Bulk (bulk.ts): 1000-row requests against a raw multi-row INSERT. Target ≥ 70%.
  *
  * Looking into the service: BENCH_CPU_PROF / BENCH_HEAP_PROF=<dir> (profiles), BENCH_ALLOC_PROF=<file>
  * (every allocation sampled, garbage included), BENCH_NODE_FLAGS="--trace-gc" (more node flags),
@@ -187,8 +187,8 @@ export function formatImport(result: ImportBenchResult): string {
   const f = (n: number) => Math.round(n).toLocaleString('en-US');
   const lines = [
     `CSV import   ${f(result.rows)} rows, ${(result.fileBytes / 1e6).toFixed(1)} MB in ${result.seconds.toFixed(1)} s`,
-    `  rows/s        ${f(result.rowsPerSecond).padStart(10)}   target ≥ ${f(IMPORT_TARGETS.rowsPerSecond)} (issue 19 item 4)   ${result.rowsPerSecond >= IMPORT_TARGETS.rowsPerSecond ? 'ok' : 'MISSED'}`,
-    `  peak RSS      ${result.peakRssMb.toFixed(0).padStart(7)} MB   target ≤ ${IMPORT_TARGETS.peakRssMb} MB (issue 19 item 4)   ${result.peakRssMb <= IMPORT_TARGETS.peakRssMb ? 'ok' : 'MISSED'}   (whole service process, VmHWM)`,
+    `  rows/s        ${f(result.rowsPerSecond).padStart(10)}   target ≥ ${f(IMPORT_TARGETS.rowsPerSecond)}   ${result.rowsPerSecond >= IMPORT_TARGETS.rowsPerSecond ? 'ok' : 'MISSED'}`,
+    `  peak RSS      ${result.peakRssMb.toFixed(0).padStart(7)} MB   target ≤ ${IMPORT_TARGETS.peakRssMb} MB   ${result.peakRssMb <= IMPORT_TARGETS.peakRssMb ? 'ok' : 'MISSED'}   (whole service process, VmHWM)`,
     `  service CPU   ${result.cpuMicrosPerRow.toFixed(1).padStart(9)} µs/row (user + system, whole process)`,
     `    service before the import ${result.baselineRssMb.toFixed(0)} MB (control store on PostgreSQL, as in production); growth during the import ${result.importGrowthMb.toFixed(0)} MB`,
     ...formatBulk(result.bulk),

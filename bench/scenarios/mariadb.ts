@@ -1,5 +1,5 @@
 /**
- * Issue 19 on MariaDB: the list scenarios A, A-none and B-none on the MariaDB copy of the data set,
+ * M, MariaDB: the list scenarios A, A-none and B-none on the MariaDB copy of the data set,
  * the service against a hand-written Koa + mysql2 route and raw mysql2, in interleaved rounds like
  * the PostgreSQL scenarios. A service of its own (its own control database) holds the MariaDB
  * workspace, so the PostgreSQL service's caches and pools are not in its CPU figures.

@@ -1,5 +1,5 @@
 /**
- * Issue 19 item 4, memory: the compiled service alone in a child process with its control store
+ * Memory: the compiled service alone in a child process with its control store
  * on PostgreSQL (as production runs it), its RSS at idle after start and workspace set-up, then
  * its peak RSS (the kernel's VmHWM, reset before the load) while scenarios A-none, B-none, C and D
  * run against it one after the other. Targets: ≤ 130 MB idle, ≤ 160 MB under load.
@@ -76,7 +76,7 @@ export async function runMemory(bench: MemoryBench): Promise<MemoryResult> {
 
 export function formatMemory(result: MemoryResult): string {
   return [
-    `memory (issue 19 item 4; ${result.runtime}, control store on PostgreSQL)`,
+    `memory (${result.runtime}, control store on PostgreSQL)`,
     `  idle RSS after start                ${result.idleMb.toFixed(0)} MB  (target <= ${TARGETS_MEMORY.idleMb}; V8 heap in use ${result.idleHeapMb.toFixed(0)} MB, peak during start ${result.startPeakMb.toFixed(0)} MB)`,
     `  peak RSS under A-none, B-none, C, D  ${result.loadPeakMb.toFixed(0)} MB  (target <= ${TARGETS_MEMORY.loadMb}; ${result.requests} requests)`,
     `  verdict ${result.pass ? 'PASS' : 'FAIL'}`,

@@ -1,5 +1,5 @@
 /**
- * Issue 19 item 5, start time: `node --import tsx server/main.ts` (what `npm start` runs, without
+ * Start time: `node --import tsx server/main.ts` (what `npm start` runs, without
  * npm's own start-up) as a child process with the embedded control store and the demo, first on a
  * fresh data folder with tsx's transform cache off (as on a fresh clone), then again on the same
  * folder (a restart). GET /healthz is polled every 20 ms from the spawn on.
@@ -126,7 +126,7 @@ export function formatStart(result: StartResult): string {
   const row = (run: StartRun, target: number): string =>
     `  ${run.label.padEnd(32)} ${`${seconds(run.firstHealthzMs)} (<= ${target / 1000})`.padEnd(22)} ${seconds(run.readyMs).padEnd(10)} ${`${Math.round(run.slowestHealthzMs)} ms`.padEnd(16)} ${run.eventLoopMaxDelayMs === null ? '?' : `${run.eventLoopMaxDelayMs} ms`} (<= ${TARGETS_START.blockMs})`;
   return [
-    'start (issue 19 item 5; node --import tsx server/main.ts, embedded control store and demo)',
+    'start (node --import tsx server/main.ts, embedded control store and demo)',
     `  ${''.padEnd(32)} ${'first /healthz 200'.padEnd(22)} ${'ready'.padEnd(10)} ${'slowest /healthz'.padEnd(16)} worst event-loop block (service)`,
     row(result.first, TARGETS_START.firstMs),
     row(result.restart, TARGETS_START.restartMs),

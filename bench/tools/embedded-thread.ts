@@ -1,6 +1,6 @@
 /**
- * Issue 19 item 5: what the embedded PGlite's worker thread costs per statement against PGlite on
- * the service's own thread (`npx tsx bench/embedded-thread.ts`). Each way in turn, twice: a get by
+ * What the embedded PGlite's worker thread costs per statement against PGlite on
+ * the service's own thread (`npx tsx bench/tools/embedded-thread.ts`). Each way in turn, twice: a get by
  * id and a 20-row page on a 1,000-row table; wall µs per statement awaited one after another and
  * process CPU-µs per statement (every thread of the process, so the worker's share is counted).
  */

@@ -1,10 +1,10 @@
 /**
- * Issue 16: the CSV export through COPY (dialects/postgres/postgres-copy.ts) against the row path
+ * The CSV export through COPY (dialects/postgres/postgres-copy.ts) against the row path
  * on the bench data set, byte for byte: the same requests to two workspaces over wdapi_bench, one
  * on the usual PostgreSQL driver and one on the same driver without `csvCopy`. Prints each
  * export's bytes, SHA-256 and seconds; exits 1 when any pair differs. Reads only.
  *
- *   npx tsx bench/export-copy-check.ts [database url]
+ *   npx tsx bench/tools/export-copy-check.ts [database url]
  */
 import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
@@ -12,7 +12,7 @@ import type { Driver } from '../../dialects/dialect.ts';
 import { createPgDriver, createPostgresDialect } from '../../dialects/postgres/index.ts';
 import { ORG, startBenchService } from '../harness/service.ts';
 
-/** bench/service.ts's admin token (not exported there). */
+/** harness/service.ts's admin token (not exported there). */
 const ADMIN_TOKEN = 'wda_bench-admin-token-0123456789';
 const databaseUrl = process.argv[2] ?? 'postgres://postgres@127.0.0.1:5432/wdapi_bench';
 const QUERIES = ['', 'filter[status.eq]=paid&sort=amount,desc', 'expand=customer&fields=id,amount,orderedAt,customer.name,customer.email'];

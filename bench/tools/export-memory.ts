@@ -3,7 +3,7 @@
  * and then 500,000 rows (~300 bytes each) as CSV from one vendor and prints bytes, rows/s and the
  * process's peak RSS growth during each export (service and reading client share the process).
  *
- *   node --expose-gc --import tsx bench/export-memory.ts postgres|mariadb|pglite
+ *   node --expose-gc --import tsx bench/tools/export-memory.ts postgres|mariadb|pglite
  *
  * Figures only: nothing here asserts.
  */

@@ -2,13 +2,13 @@
  * A/B tool for the CPU one request costs the service against the Koa floor (not part of
  * `npm run bench`):
  *
- *   SC=G N=15000 npx tsx bench/one-at-a-time.ts      (SC: A-none, B-none, C, D or G)
+ *   SC=G N=15000 npx tsx bench/tools/one-at-a-time.ts      (SC: A-none, B-none, C, D or G)
  *
  * Both servers and the client run in this process. Requests go one at a time, alternating between
  * the two, and each one's CPU is this process's CPU across it (client work included, the same on
  * both sides). A pair runs within a millisecond, so a change in the machine's speed moves both of
- * its halves: the trimmed mean of the pairs' differences moved by ±3 µs from run to run (session
- * 30), where bench/side-by-side.ts moved by ±20 µs. Between two requests the process waits on the
+ * its halves: the trimmed mean of the pairs' differences moved by ±3 µs from run to run,
+ * where side-by-side.ts moved by ±20 µs. Between two requests the process waits on the
  * database, so every request runs on cold caches, as a request does under light load: costs show
  * here that a hot loop hides (the API key check cost ~9 µs here against ~2 µs in a loop).
  */
@@ -17,7 +17,7 @@ import { captureFloorSql, createFloorPool } from '../floors/sql.ts';
 import { startKoaFloor } from '../floors/koa.ts';
 import { prepareDataset } from '../harness/dataset.ts';
 import { CAPTURE_ID, SCENARIOS } from '../harness/requests.ts';
-import { WHERE_PATH } from '../scenarios/expand.ts';
+import { WHERE_PATH } from '../scenarios/where.ts';
 import { startBenchService } from '../harness/service.ts';
 import { median } from '../harness/stats.ts';
 

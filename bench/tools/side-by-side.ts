@@ -1,22 +1,22 @@
 /**
  * A/B tool for the service's CPU per request against the Koa floor (not part of `npm run bench`,
- * whose verdicts keep the alternating rounds the issues were written against):
+ * whose verdicts keep the alternating rounds its targets were set against):
  *
- *   SC=D ROUNDS=10 SECS=4 npx tsx bench/side-by-side.ts      (SC: A-none, B-none, C, D or G)
+ *   SC=D ROUNDS=10 SECS=4 npx tsx bench/tools/side-by-side.ts      (SC: A-none, B-none, C, D or G)
  *
  * The service and the floor run in two processes, under load at the same time, and each one's
  * CPU comes from /proc. Both see the same moment of this shared machine: D's per-round ratios
  * stayed within 1.11–1.22 over 10 rounds, where alternating rounds in one process gave 0.96–1.43
  * (C's spread more, 1.01–1.42: take 10 rounds or more). Contention adds
  * about the same CPU to both sides, so the ratio is lower than the bench's; compare the gap in
- * µs, or the ratio between two commits, not the ratio with the issue's target.
+ * µs, or the ratio between two commits, not the ratio with the bench's target.
  */
 import { fork } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { removeCreatedOrders } from '../harness/dataset.ts';
 import { sampleHttp, type LoadJob } from '../harness/load.ts';
 import { SCENARIOS } from '../harness/requests.ts';
-import { WHERE_PATH } from '../scenarios/expand.ts';
+import { WHERE_PATH } from '../scenarios/where.ts';
 import type { SideInfo } from './side-process.ts';
 import { median } from '../harness/stats.ts';
 

@@ -1,9 +1,9 @@
 /**
- * One side of bench/side-by-side.ts in a process of its own: the bench service, or the Koa floor
+ * One side of side-by-side.ts in a process of its own: the bench service, or the Koa floor
  * (which replays SQL captured from a bench service of its own, idle afterwards, so both processes
  * carry the same background work). Tells the parent where it listens over IPC; exits when told.
  *
- * Not bench/service-process.ts: its child samples RSS every 10 ms (CPU the floor's process would not
+ * Not harness/service-process.ts: its child samples RSS every 10 ms (CPU the floor's process would not
  * spend) and it has no floor side; here both sides are built alike.
  */
 import { prepareDataset } from '../harness/dataset.ts';

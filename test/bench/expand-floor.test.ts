@@ -1,5 +1,5 @@
 /**
- * The bench's one-to-many floor (bench/floor-expand.ts, issue 15) must answer what the service
+ * The bench's one-to-many floor (bench/floors/expand.ts, scenario E) must answer what the service
  * would: customers as GET /customers lists them, each with its first orders as GET /orders lists
  * them (by id, at most the limit, [] when none), and the meta of DESIGN §13. Checked on
  * PostgreSQL, the only vendor the bench runs on.
