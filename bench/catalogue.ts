@@ -46,19 +46,23 @@ const ALIASES: Readonly<Record<string, string>> = { maria: 'M', mariadb: 'M', me
 
 const lower = (name: string): string => name.trim().toLowerCase();
 
-/** The scenario names `--only` selects (every one without it); an unknown name is an error. */
+/** The scenario names `asked` stands for: a group's members, or the one scenario it names or spells otherwise. */
+function namesOf(asked: string): readonly string[] {
+  const group = Object.entries(GROUPS).find(([name]) => lower(name) === lower(asked));
+  if (group) return group[1];
+  const name = ALIASES[lower(asked)] ?? asked;
+  const entry = CATALOGUE.find((e) => lower(e.name) === lower(name));
+  return entry ? [entry.name] : [];
+}
+
+/** The `--only` names that are neither a scenario nor a group. */
+export function unknownNames(only: readonly string[] | null): string[] {
+  return (only ?? []).filter((asked) => namesOf(asked).length === 0);
+}
+
+/** The scenario names `--only` selects (every one without it). */
 export function selectNames(only: readonly string[] | null): ReadonlySet<string> {
-  if (!only) return new Set(CATALOGUE.map((entry) => entry.name));
-  const selected = new Set<string>();
-  for (const asked of only) {
-    const group = Object.entries(GROUPS).find(([name]) => lower(name) === lower(asked));
-    const alias = Object.entries(ALIASES).find(([name]) => name === lower(asked));
-    const entry = CATALOGUE.find((e) => lower(e.name) === lower(alias?.[1] ?? asked));
-    if (group) group[1].forEach((name) => selected.add(name));
-    else if (entry) selected.add(entry.name);
-    else throw new Error(`--only ${asked}: no such scenario or group (npm run bench -- --list names them)`);
-  }
-  return selected;
+  return new Set(only ? only.flatMap(namesOf) : CATALOGUE.map((entry) => entry.name));
 }
 
 export function formatCatalogue(): string {

@@ -15,7 +15,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { formatCatalogue, selectNames } from './catalogue.ts';
+import { formatCatalogue, selectNames, unknownNames } from './catalogue.ts';
 import { startKoaFloor, type KoaFloor } from './floors/koa.ts';
 import { captureFloorSql, createFloorPool } from './floors/sql.ts';
 import { formatCompare, runCompare } from './harness/compare-ref.ts';
@@ -187,6 +187,12 @@ function printCluster(served: InProcessResults | null): void {
 async function main(): Promise<void> {
   const config = readConfig();
   if (config.list) return void process.stdout.write(`${formatCatalogue()}\n`);
+  const unknown = unknownNames(config.only);
+  if (unknown.length > 0) {
+    process.stderr.write(`--only ${unknown.join(',')}: no such scenario or group (npm run bench -- --list names them)\n`);
+    process.exitCode = 2;
+    return;
+  }
   const names = selectNames(config.only);
   if (config.compare) return compareWithRef(config, config.compare, names);
   const selection = { lists: SCENARIOS.filter((s) => names.has(s.id)), reads: READ_IDS.filter((id) => names.has(id)), names };
