@@ -9,7 +9,7 @@
 // dependency-cruiser's own folder scope counts a folder's subfolders as part of it, so it would
 // call core/ <-> dialects/ a cycle although every arrow between those rooms points down.
 //
-// bench/ and test/ are not product code and are not cruised.
+// bench/ is not product code; it has rooms of its own (BENCH_ROOMS below). test/ is not cruised.
 
 /** @type {ReadonlyArray<{ name: string, path: string }>} */
 const ROOMS = [
@@ -43,6 +43,24 @@ const upwardRules = ROOMS.slice(0, -1).map((room, index) => ({
   to: { path: either(ROOMS.slice(index + 1).map((higher) => higher.path)) },
 }));
 
+// The benchmarks: the harness (load, processes, statistics, reports) under the floors (the
+// hand-written routes and SQL a scenario is measured against) under the scenarios; the entry
+// points (bench/run.ts, bench/catalogue.ts) and the standalone tools in bench/tools/ on top.
+const BENCH_ROOMS = [
+  { name: 'bench-harness', path: '^bench/harness/' },
+  { name: 'bench-floors', path: '^bench/floors/' },
+  { name: 'bench-scenarios', path: '^bench/scenarios/' },
+  { name: 'bench-entry', path: '^bench/(tools/|[^/]+$)' },
+];
+
+const benchRules = BENCH_ROOMS.slice(0, -1).map((room, index) => ({
+  name: `upward-from-${room.name}`,
+  comment: `${room.name} may import only its own room and the bench rooms below it`,
+  severity: 'error',
+  from: { path: room.path },
+  to: { path: either(BENCH_ROOMS.slice(index + 1).map((higher) => higher.path)) },
+}));
+
 module.exports = {
   forbidden: [
     {
@@ -53,6 +71,7 @@ module.exports = {
       to: { circular: true },
     },
     ...upwardRules,
+    ...benchRules,
     {
       name: 'vendor-beyond-seam',
       comment:
@@ -93,7 +112,7 @@ module.exports = {
   options: {
     doNotFollow: { path: 'node_modules' },
     // The admin application's built bundle (plugins/admin-app/ui/dist) is output, not source.
-    exclude: { path: '^(node_modules|test|bench|dist)/|^plugins/admin-app/ui/dist/' },
+    exclude: { path: '^(node_modules|test|dist)/|^plugins/admin-app/ui/dist/' },
     // Type-only imports count: a type import that points up is still an upward dependency.
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },

@@ -4,7 +4,7 @@
  * `json_populate_recordset(NULL::table, …)`: each value goes
  * through its column type's own input function (typmods, domains, enums and arrays included),
  * exactly as a text parameter would. Against a multi-row VALUES list with one parameter per
- * cell this halves the statement's time on the server (bench/import.ts) and spares the client
+ * cell this halves the statement's time on the server (bench/scenarios/import.ts) and spares the client
  * thousands of placeholders; PostgREST sends its bulk inserts the same way.
  */
 import { ident, join, raw, sql, type Sql } from '../../core/sql.ts';

@@ -1,7 +1,7 @@
 /**
  * The data API's routes matched by find-my-way (one walk of a radix tree) before @koa/router, which
  * tests a regular expression per route and composes a middleware chain on every request: about
- * 14 µs a get-by-id on this machine (bench/side-by-side.ts, docs/performance.md).
+ * 14 µs a get-by-id on this machine (bench/tools/side-by-side.ts, docs/performance.md).
  *
  * The routes are still declared once, on @koa/router Routers; this mirrors their plain routes.
  * A request is taken here only where both routers must agree: a path with no `%` (the two decode

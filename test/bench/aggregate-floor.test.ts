@@ -1,14 +1,14 @@
 /**
- * The bench's aggregate floor (bench/floor-aggregate.ts, issue 16 scenario H) must answer what the
+ * The bench's aggregate floor (bench/floors/aggregate.ts, scenario H) must answer what the
  * service answers for `orders/aggregate?groupBy=status&metrics=count,sum:amount`, on a short page
  * (the count taken from the page) and on full and later pages (the count run apart). Checked on
  * PostgreSQL, the only vendor the bench runs on.
  */
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ordersByStatus } from '../../bench/floor-aggregate.ts';
-import { createFloorPool } from '../../bench/floor-sql.ts';
-import { AGGREGATE_PATH } from '../../bench/scenarios16.ts';
+import { ordersByStatus } from '../../bench/floors/aggregate.ts';
+import { createFloorPool } from '../../bench/floors/sql.ts';
+import { AGGREGATE_PATH } from '../../bench/scenarios/aggregate.ts';
 import { startWorkspace, type TestWorkspace } from '../support/harness.ts';
 import { postgresTarget, vendorsToRun } from '../support/vendors.ts';
 

@@ -1,14 +1,14 @@
 /**
- * The bench's one-to-many floor (bench/floor-expand.ts, issue 15) must answer what the service
+ * The bench's one-to-many floor (bench/floors/expand.ts, scenario E) must answer what the service
  * would: customers as GET /customers lists them, each with its first orders as GET /orders lists
  * them (by id, at most the limit, [] when none), and the meta of DESIGN §13. Checked on
  * PostgreSQL, the only vendor the bench runs on.
  */
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { customersWithOrders } from '../../bench/floor-expand.ts';
-import { createFloorPool } from '../../bench/floor-sql.ts';
-import { EXPAND_MANY_PATH } from '../../bench/scenarios15.ts';
+import { customersWithOrders } from '../../bench/floors/expand.ts';
+import { createFloorPool } from '../../bench/floors/sql.ts';
+import { EXPAND_MANY_PATH } from '../../bench/scenarios/expand.ts';
 import { startWorkspace, type TestWorkspace } from '../support/harness.ts';
 import { postgresTarget, vendorsToRun } from '../support/vendors.ts';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { RoundFigures, SideResult } from '../../bench/compare.ts';
-import { pairedRatio } from '../../bench/paired.ts';
+import type { RoundFigures, SideResult } from '../../bench/harness/sides.ts';
+import { pairedRatio } from '../../bench/harness/paired.ts';
 
 function side(rounds: RoundFigures[], pooled: Partial<SideResult> = {}): SideResult {
   return { label: 's', rps: 100, p50: 1, p99: 2, requests: 300, errors: 0, cpuMicros: 200, rounds, ...pooled };
