@@ -38,9 +38,11 @@ function answerUnrouted(ctx: Context): void {
   if (ctx.status === 404 && ctx.body === undefined) {
     renderError(ctx, new ApiError('NOT_FOUND', `no route for ${ctx.method} ${ctx.path}`));
   } else if (ctx.status === 405 || ctx.status === 501) {
-    // Set by the router's allowedMethods(): keep the status, give it the envelope.
+    // Set by the router's allowedMethods(): keep the status and the Allow header, give it the envelope.
     const allowed = ctx.response.get('Allow');
-    ctx.body = { error: { code: 'BAD_REQUEST', message: `method ${ctx.method} is not allowed on ${ctx.path}${allowed ? `; allowed: ${allowed}` : ''}` } };
+    const code: ErrorCode = ctx.status === 405 ? 'METHOD_NOT_ALLOWED' : 'NOT_IMPLEMENTED';
+    const what = ctx.status === 405 ? 'is not allowed on' : 'is not implemented for';
+    ctx.body = { error: { code, message: `method ${ctx.method} ${what} ${ctx.path}${allowed ? `; allowed: ${allowed}` : ''}` } };
   }
 }
 

@@ -15,6 +15,8 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   REFERENCE_NOT_FOUND: 422,
   RATE_LIMITED: 429,
   HEADERS_TOO_LARGE: 431,
+  METHOD_NOT_ALLOWED: 405,
+  NOT_IMPLEMENTED: 501,
   SCHEMA_MIGRATION_IN_PROGRESS: 503,
   SERVICE_UNAVAILABLE: 503,
   /** The process listens but has not finished starting (server/early-server.ts). */

@@ -140,10 +140,18 @@ describe.each(vendors)('list and get on $name', (target) => {
       expectError(await ws.call('GET', ws.records('/nothing/1')), 404, 'NOT_FOUND');
     });
 
-    it('a method the route does not have keeps its status and gets the error envelope', async () => {
+    it('a method the route does not have is 405 METHOD_NOT_ALLOWED with Allow, in the envelope', async () => {
       const res = await ws.call('PATCH', ws.records('/orders/1'), { body: {} });
       expect(res.status).toBe(405);
-      expect(res.body.error.code).toBe('BAD_REQUEST');
+      expect(res.body.error.code).toBe('METHOD_NOT_ALLOWED');
+      expect(res.headers.get('allow')).toContain('GET');
+      expect(res.body.error.message).toContain('allowed: ');
+    });
+
+    it('a method the service does not implement is 501 NOT_IMPLEMENTED in the envelope', async () => {
+      const res = await ws.call('LOCK', ws.records('/orders/1'));
+      expect(res.status).toBe(501);
+      expect(res.body.error.code).toBe('NOT_IMPLEMENTED');
     });
   });
 });
