@@ -1,19 +1,31 @@
 /**
- * The operations the admin application relies on beyond the record endpoints (issue 17): column
- * order, the migration flag's read, the workspace's import jobs, and the import's mapping header
- * (plain or percent-encoded JSON). Paths name the workspace's org and slug like the record paths.
+ * The admin API (`/api/admin/v1/…`): organizations, workspaces, API keys, sync, entity options,
+ * migration flags, the identity provider and views. Paths name this workspace's org and slug, as
+ * the record paths do, so the document has one path per resource and none that reads two ways.
  */
-import { DEFAULT_JOB_LIST_SIZE, MAX_JOB_LIST_SIZE } from '../../core/import/index.ts';
 import type { JsonSchema } from './openapi-types.ts';
+import { errors, jsonBody, many, object, one, operation, pathParam, ref } from './openapi-ops.ts';
 
-const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
-const one = (schema: JsonSchema): JsonSchema => ({ 'application/json': { schema: { type: 'object', required: ['data'], properties: { data: schema } } } });
-const error = (description: string): JsonSchema => ({ description, content: { 'application/json': { schema: ref('Error') } } });
-const pathParam = (name: string): JsonSchema => ({ name, in: 'path', required: true, schema: { type: 'string' } });
-const JOB_STATES = ['RUNNING', 'DONE', 'FAILED', 'INTERRUPTED'];
+export const JOB_STATES = ['RUNNING', 'DONE', 'FAILED', 'INTERRUPTED'];
 
 export function adminSchemas(): Record<string, JsonSchema> {
   return {
+    Organization: object({ slug: { type: 'string' }, name: { type: 'string' } }, ['slug']),
+    Workspace: object({
+      id: { type: 'string' }, org: { type: 'string' }, slug: { type: 'string' }, name: { type: 'string' },
+      database: object({ vendor: { type: 'string' }, url: { type: 'string', description: 'The password is shown as ***' }, schema: { type: 'string' }, poolSize: { type: 'integer' } }, ['vendor']),
+      schemaHash: { type: ['string', 'null'] }, syncedAt: { type: ['string', 'null'], format: 'date-time' },
+    }, ['id', 'org', 'slug']),
+    WorkspaceInput: object({
+      slug: { type: 'string' }, name: { type: 'string' },
+      database: object({ vendor: { type: 'string' }, url: { type: 'string' }, schema: { type: ['string', 'null'] }, poolSize: { type: ['integer', 'null'] } }),
+    }),
+    ApiKey: object({ id: { type: 'string' }, name: { type: 'string' }, createdAt: { type: 'string', format: 'date-time' }, key: { type: 'string', description: 'Only in the answer that creates the key' } }, ['id']),
+    View: object({ uuid: { type: 'string', format: 'uuid' }, slug: { type: 'string' }, name: { type: 'string' }, entity: { type: 'string' }, isDefault: { type: 'boolean' } }, ['uuid', 'slug', 'entity']),
+    IdentityProvider: object({
+      issuerUrl: { type: 'string', format: 'uri' }, jwksUri: { type: ['string', 'null'], format: 'uri' }, audience: { type: ['string', 'null'] },
+      defaultPermissions: { type: 'string', enum: ['READ_ONLY', 'READ_WRITE'] }, enabled: { type: 'boolean' },
+    }, ['issuerUrl']),
     Column: {
       type: 'object',
       required: ['uuid', 'viewUuid', 'kind', 'fieldName', 'displayName', 'widgetType', 'position'],
@@ -46,87 +58,97 @@ export function adminSchemas(): Record<string, JsonSchema> {
   };
 }
 
-function columnPath(): Record<string, JsonSchema> {
-  const body = {
-    type: 'object', additionalProperties: false,
-    properties: {
-      displayName: { type: 'string' }, widgetType: { type: 'string' }, fieldName: { type: 'string', description: 'Computed columns and display groups only' },
-      formula: { type: 'string', description: 'Computed columns only' }, members: { type: 'array', items: { type: 'string' } },
-      position: { type: 'integer', minimum: 0, description: 'Moves the column to this 0-based place; the columns between shift by one. At most the number of columns minus one' },
-    },
-  };
+const WS = (org: string, ws: string): string => `/api/admin/v1/orgs/${org}/workspaces/${ws}`;
+
+function orgPaths(org: string): Record<string, JsonSchema> {
   return {
-    '/api/columns/item/{uuid}': {
-      parameters: [pathParam('uuid')],
-      patch: {
-        operationId: 'updateColumn', tags: ['admin'], description: 'Renames, edits or moves a column of a view (owner credentials)',
-        requestBody: { required: true, content: { 'application/json': { schema: body } } },
-        responses: { 200: { description: 'The column as stored', content: one(ref('Column')) }, 400: error('A bad field, or a position outside 0..n-1 (VALIDATION_FAILED)'), 401: error('Missing or invalid credential'), 403: error('Not an owner credential'), 404: error('No such column'), 409: error('The field name is taken') },
-      },
+    '/api/admin/v1/orgs': {
+      get: operation({ id: 'listOrganizations', tag: 'admin', summary: 'List organizations', description: 'Every organization of the instance (instance admin token)', ok: { 200: { description: 'The organizations', content: many(ref('Organization')) } }, errors: errors([401, 403]) }),
+      post: operation({
+        id: 'createOrganization', tag: 'admin', summary: 'Create an organization', description: 'A new organization (instance admin token)',
+        requestBody: jsonBody(object({ slug: { type: 'string' }, name: { type: 'string' } }, ['slug'])),
+        ok: { 201: { description: 'Created', content: one(ref('Organization')) } }, errors: errors([400, 401, 403, 409]),
+      }),
+    },
+    [`/api/admin/v1/orgs/${org}`]: {
+      get: operation({ id: 'getOrganization', tag: 'admin', summary: 'Read an organization', description: 'One organization (instance admin token)', ok: { 200: { description: 'The organization', content: one(ref('Organization')) } }, errors: errors([401, 403, 404]) }),
+    },
+    [`/api/admin/v1/orgs/${org}/workspaces`]: {
+      get: operation({ id: 'listWorkspaces', tag: 'admin', summary: 'List workspaces', description: "The organization's workspaces (instance admin token)", ok: { 200: { description: 'The workspaces', content: many(ref('Workspace')) } }, errors: errors([401, 403, 404]) }),
+      post: operation({
+        id: 'createWorkspace', tag: 'admin', summary: 'Create a workspace',
+        description: 'A workspace on a database of its own; the database is probed (connect, schema) before anything is stored, then synced',
+        requestBody: jsonBody(ref('WorkspaceInput')), ok: { 201: { description: 'Created and synced', content: one(ref('Workspace')) } }, errors: errors([400, 401, 403, 404, 409]),
+      }),
     },
   };
 }
 
-function migrationPath(org: string, ws: string): Record<string, JsonSchema> {
+function workspacePaths(org: string, ws: string): Record<string, JsonSchema> {
+  const base = WS(org, ws);
   return {
-    [`/api/admin/v1/orgs/${org}/workspaces/${ws}/entities/{entity}/migration`]: {
+    [base]: {
+      get: operation({ id: 'getWorkspace', tag: 'admin', summary: 'Read the workspace', description: 'The workspace record, its database URL without the password (admin token, or an API key of the workspace)', ok: { 200: { description: 'The workspace', content: one(ref('Workspace')) } }, errors: errors([401, 403, 404]) }),
+      patch: operation({
+        id: 'updateWorkspace', tag: 'admin', summary: 'Change the workspace', description: 'Its name or database settings; new settings are probed and the workspace re-synced (instance admin token)',
+        requestBody: jsonBody(ref('WorkspaceInput')), ok: { 200: { description: 'The changed workspace', content: one(ref('Workspace')) } }, errors: errors([400, 401, 403, 404]),
+      }),
+      delete: operation({ id: 'deleteWorkspace', tag: 'admin', summary: 'Delete the workspace', description: 'Removes the workspace with its views, columns, rules, keys and import jobs; the database is left alone (instance admin token)', ok: { 204: { description: 'Deleted' } }, errors: errors([401, 403, 404]) }),
+    },
+    [`${base}/api-keys`]: {
+      get: operation({ id: 'listApiKeys', tag: 'admin', summary: 'List API keys', description: 'The keys of the workspace, never their secrets', ok: { 200: { description: 'The keys', content: many(ref('ApiKey')) } }, errors: errors([401, 403, 404]) }),
+      post: operation({
+        id: 'createApiKey', tag: 'admin', summary: 'Issue an API key', description: 'A new key; the answer is the only place it is ever shown',
+        requestBody: { required: false, content: { 'application/json': { schema: object({ name: { type: 'string' } }) } } },
+        ok: { 201: { description: 'The key, shown once', content: one(ref('ApiKey')) } }, errors: errors([400, 401, 403, 404]),
+      }),
+    },
+    [`${base}/api-keys/{id}`]: {
+      parameters: [pathParam('id', 'The key id')],
+      delete: operation({ id: 'revokeApiKey', tag: 'admin', summary: 'Revoke an API key', description: 'The key and the access tokens issued for it are refused from the next request on, on every instance', ok: { 204: { description: 'Revoked' } }, errors: errors([401, 403, 404]) }),
+    },
+    [`${base}/sync`]: {
+      post: operation({ id: 'syncWorkspace', tag: 'admin', summary: 'Sync with the database', description: 'Reads the database schema again: new tables and columns appear, missing ones go; the answer lists what changed', ok: { 200: { description: 'What the sync changed', content: one({ type: 'object' }) } }, errors: errors([401, 403, 404, 503]) }),
+    },
+    [`${base}/schema`]: {
+      get: operation({ id: 'describeSchema', tag: 'admin', summary: 'Describe the entity model', description: 'Entities with their fields, types, keys, relationships and options', ok: { 200: { description: 'The model', content: one({ type: 'object' }) } }, errors: errors([401, 403, 404]) }),
+    },
+    [`${base}/entities/{entity}`]: {
       parameters: [pathParam('entity')],
-      get: {
-        operationId: 'getMigrationFlag', tags: ['admin'], description: 'The migration flag as the service applies it (owner credentials)',
-        responses: { 200: { description: 'The entity is marked as migrating', content: one(ref('MigrationFlag')) }, 401: error('Missing or invalid credential'), 403: error('Not an owner credential'), 404: error('The entity is not marked as migrating, or does not exist') },
-      },
+      patch: operation({
+        id: 'updateEntityOptions', tag: 'admin', summary: 'Change entity options',
+        description: 'defaultExpand, expandable, maxExpandDepth, defaultFields, countMode, constraints, validators; null clears an option',
+        requestBody: jsonBody({ type: 'object' }), ok: { 200: { description: 'The entity with its options', content: one({ type: 'object' }) } }, errors: errors([400, 401, 403, 404]),
+      }),
     },
-  };
-}
-
-function importJobsPath(): Record<string, JsonSchema> {
-  const answer = { type: 'object', required: ['data', 'meta'], properties: { data: { type: 'array', items: ref('ImportJobListItem') }, meta: { type: 'object', properties: { totalElements: { type: 'integer' }, size: { type: 'integer' } } } } };
-  return {
-    '/api/imports': {
-      get: {
-        operationId: 'listImportJobs', tags: ['import'], description: "A workspace's import jobs, newest first. Owner credentials see every job; an external user the jobs it started",
-        parameters: [
-          { name: 'org', in: 'query', required: true, schema: { type: 'string' } },
-          { name: 'ws', in: 'query', required: true, schema: { type: 'string' } },
-          { name: 'state', in: 'query', schema: { type: 'string' }, description: `Comma-separated states to keep: ${JOB_STATES.join(', ')}` },
-          { name: 'size', in: 'query', schema: { type: 'integer', minimum: 1, maximum: MAX_JOB_LIST_SIZE, default: DEFAULT_JOB_LIST_SIZE } },
-        ],
-        responses: { 200: { description: 'The newest jobs', content: { 'application/json': { schema: answer } } }, 400: error('A missing org or ws, an unknown state, a bad size (BAD_REQUEST)'), 401: error('Missing or invalid credential'), 403: error('Forbidden'), 404: error('No such workspace') },
-      },
+    [`${base}/entities/{entity}/migration`]: {
+      parameters: [pathParam('entity')],
+      get: operation({ id: 'getMigrationFlag', tag: 'admin', summary: 'Read the migration flag', description: 'The migration flag as the service applies it (owner credentials)', ok: { 200: { description: 'The entity is marked as migrating', content: one(ref('MigrationFlag')) } }, errors: errors([401, 403, 404], { 404: 'The entity is not marked as migrating, or does not exist' }) }),
+      put: operation({
+        id: 'setMigrationFlag', tag: 'admin', summary: 'Mark the entity as migrating', description: 'Reads and/or writes of the entity answer 503 SCHEMA_MIGRATION_IN_PROGRESS with Retry-After until the flag is cleared',
+        requestBody: jsonBody(object({ blocksReads: { type: 'boolean' }, blocksWrites: { type: 'boolean' }, retryAfterSeconds: { type: 'integer', minimum: 1, maximum: 86_400 } })),
+        ok: { 200: { description: 'The flag as stored', content: one(ref('MigrationFlag')) } }, errors: errors([400, 401, 403, 404]),
+      }),
+      delete: operation({ id: 'clearMigrationFlag', tag: 'admin', summary: 'Clear the migration flag', description: 'Reads and writes of the entity are served again', ok: { 204: { description: 'Cleared' } }, errors: errors([401, 403, 404]) }),
     },
-  };
-}
-
-function importPath(): Record<string, JsonSchema> {
-  const file = { schema: { type: 'string', description: 'The raw file, up to 100 MiB' } };
-  return {
-    '/api/data/import/{viewUuid}': {
-      parameters: [pathParam('viewUuid')],
-      post: {
-        operationId: 'importCsv', tags: ['import'], description: 'Imports a CSV file into a view; answers NDJSON events (started, progress, done or error)',
-        parameters: [
-          {
-            name: 'X-Import-Mapping', in: 'header', schema: { type: 'string' },
-            description: '{csvColumn: fieldName|null} as JSON. A header carries Latin-1 at most, so for other column names send it percent-encoded: a value starting with % is decoded as UTF-8 first (encodeURIComponent(JSON.stringify(mapping)), i.e. %7B…)',
-          },
-          { name: 'method', in: 'query', schema: { type: 'string', enum: ['INSERT', 'UPDATE'] } },
-          { name: 'header', in: 'query', schema: { type: 'boolean', default: true } },
-          { name: 'delimiter', in: 'query', schema: { type: 'string', enum: [',', ';', '|', 'tab'] } },
-          { name: 'mapping', in: 'query', schema: { type: 'string' }, description: 'A saved mapping id (not with X-Import-Mapping)' },
-          { name: 'onConflict', in: 'query', schema: { type: 'string', enum: ['ERROR', 'IGNORE', 'UPDATE'] } },
-          { name: 'conflictColumns', in: 'query', schema: { type: 'string' } },
-        ],
-        requestBody: { required: true, content: { 'text/csv': file, 'text/tab-separated-values': file, 'text/plain': file } },
-        responses: {
-          200: { description: 'NDJSON events as the batches go', content: { 'application/x-ndjson': { schema: { type: 'string' } } } },
-          400: error('A bad option or mapping (BAD_REQUEST), read before any row'), 401: error('Missing or invalid credential'), 403: error('Forbidden'), 404: error('No such view'),
-          413: error('Larger than 100 MiB'), 415: error('Not a CSV, TSV or text body'), 503: error('Schema migration in progress'),
-        },
-      },
+    [`${base}/identity-provider`]: {
+      get: operation({ id: 'getIdentityProvider', tag: 'admin', summary: 'Read the identity provider', description: 'The external OIDC provider whose tokens this workspace accepts', ok: { 200: { description: 'The provider', content: one(ref('IdentityProvider')) } }, errors: errors([401, 403, 404]) }),
+      put: operation({
+        id: 'setIdentityProvider', tag: 'admin', summary: 'Set the identity provider', description: 'Issuer, key set, audience and default permissions of external tokens; addresses on private networks are refused unless the instance allows them',
+        requestBody: jsonBody(ref('IdentityProvider')), ok: { 200: { description: 'The provider as stored', content: one(ref('IdentityProvider')) } }, errors: errors([400, 401, 403, 404]),
+      }),
+    },
+    [`${base}/views`]: {
+      get: operation({ id: 'listViews', tag: 'admin', summary: 'List views', description: 'Every view of the workspace, default views included', ok: { 200: { description: 'The views', content: many(ref('View')) } }, errors: errors([401, 403, 404]) }),
+      post: operation({
+        id: 'createView', tag: 'admin', summary: 'Create a view', description: "A view of an entity, starting with the entity's field columns; the slugs import and bulk are refused (they name other routes)",
+        requestBody: jsonBody(object({ entity: { type: 'string' }, name: { type: 'string' }, slug: { type: 'string', pattern: '^[a-z0-9]+(-[a-z0-9]+)*$' } }, ['entity', 'name'])),
+        ok: { 201: { description: 'Created', content: one(ref('View')) } }, errors: errors([400, 401, 403, 404, 409]),
+      }),
     },
   };
 }
 
 export function adminPaths(org: string, ws: string): Record<string, JsonSchema> {
-  return { ...columnPath(), ...migrationPath(org, ws), ...importJobsPath(), ...importPath() };
+  return { ...orgPaths(org), ...workspacePaths(org, ws) };
 }

@@ -65,11 +65,12 @@ function aggregateParams(entity: Entity | null): JsonSchema[] {
   ];
 }
 
-function operation(operationId: string, tag: string, entity: Entity | null): JsonSchema {
+function operation(operationId: string, tag: string, entity: Entity): JsonSchema {
   const answer = { type: 'object', required: ['data', 'meta'], properties: { data: { type: 'array', items: ref('AggregateRow') }, meta: ref('AggregateMeta') } };
   const error = (description: string) => ({ description, content: { 'application/json': { schema: ref('Error') } } });
   return {
     operationId, tags: [tag], parameters: aggregateParams(entity),
+    summary: `Aggregate ${entity.name} records`,
     description: 'Groups the rows the list would return (row-level security, filter, where) and aggregates each group',
     responses: {
       200: { description: 'A page of groups', content: { 'application/json': { schema: answer } } },
@@ -86,7 +87,7 @@ export function entityAggregatePath(entity: Entity, basePath: string): Record<st
   return { [`${basePath}/${entity.name}/aggregate`]: { get: operation(`aggregate${pascalCase(entity.name)}`, entity.name, entity) } };
 }
 
-export function viewAggregatePath(): Record<string, JsonSchema> {
-  const slug = { name: 'viewSlug', in: 'path', required: true, schema: { type: 'string' } };
-  return { '/api/data/{viewSlug}/aggregate': { parameters: [slug], get: operation('aggregateViewData', 'views', null) } };
+/** A view's aggregate by its own slug: one path per view, so none reads two ways beside /api/data/import/{viewUuid}. */
+export function viewAggregatePath(slug: string, operationId: string, entity: Entity): Record<string, JsonSchema> {
+  return { [`/api/data/${slug}/aggregate`]: { get: operation(operationId, 'view data', entity) } };
 }

@@ -10,6 +10,9 @@ import { pascalCase } from '../../core/schema/names.ts';
 import { computedSchema, errorSchemas, fieldSchema, type JsonSchema } from './openapi-types.ts';
 import { adminPaths, adminSchemas } from './openapi-admin.ts';
 import { aggregateSchemas, entityAggregatePath, viewAggregatePath } from './openapi-aggregate.ts';
+import { errors, operation, ref } from './openapi-ops.ts';
+import { servicePaths, serviceSchemas } from './openapi-service.ts';
+import { viewPaths, viewSchemas } from './openapi-views.ts';
 
 export interface OpenApiSource {
   readonly title: string;
@@ -19,10 +22,11 @@ export interface OpenApiSource {
   readonly serverUrl: string;
   readonly basePath: string;
   readonly tokenUrl: string;
+  /** The default view of every entity: the record endpoints. */
   readonly views: readonly ViewShape[];
+  /** Every view with its slug: the view data endpoints (`/api/data/{slug}`). */
+  readonly dataViews: readonly { readonly slug: string; readonly name: string; readonly shape: ViewShape }[];
 }
-
-const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
 
 function recordSchema(view: ViewShape): JsonSchema {
   const entity = view.entity;
@@ -52,13 +56,6 @@ function inputSchema(view: ViewShape): JsonSchema {
   return { type: 'object', additionalProperties: false, properties, ...(required.length > 0 ? { required } : {}) };
 }
 
-function errorResponses(codes: number[]): Record<string, JsonSchema> {
-  const descriptions: Record<number, string> = {
-    400: 'Bad request or validation failure', 401: 'Missing or invalid credential', 403: 'Forbidden',
-    404: 'Not found', 409: 'Conflict', 415: 'Not JSON', 422: 'Reference not found', 503: 'Schema migration in progress or database unavailable',
-  };
-  return Object.fromEntries(codes.map((code) => [String(code), { description: descriptions[code] ?? 'Error', content: { 'application/json': { schema: ref('Error') } } }]));
-}
 
 /** `name[<array path>]=value`, one member per expanded one-to-many path (DESIGN §13). */
 function arrayParam(name: string, value: JsonSchema, description: string): JsonSchema {
@@ -87,16 +84,26 @@ const LIST_PARAMS: JsonSchema[] = [
   },
   ...READ_PARAMS,
   {
-    name: 'format', in: 'query', schema: { type: 'string', enum: ['json', 'csv', 'ndjson'], default: 'json' },
-    description: 'csv or ndjson (or Accept: text/csv / application/x-ndjson) streams every matching row unpaged as a download; page, size, paging and after are then 400',
+    name: 'format', in: 'query', schema: { type: 'string', enum: ['json'], default: 'json' },
+    description: 'csv or ndjson here (or Accept: text/csv / application/x-ndjson) answers the export instead of a page, as the export operation (…/export) does; this operation is described with its JSON answer only',
   },
+];
+
+/** The export's own parameters: the list's narrowing, no paging. */
+const EXPORT_PARAMS: JsonSchema[] = [
+  ...LIST_PARAMS.filter((p) => !['page', 'size', 'paging', 'after', 'count', 'format'].includes(String(p.name))),
+  { name: 'format', in: 'query', schema: { type: 'string', enum: ['csv', 'ndjson'], default: 'csv' }, description: 'csv (the default) or ndjson; Accept: application/x-ndjson also chooses NDJSON' },
   { name: 'header', in: 'query', schema: { type: 'string', enum: ['api', 'display'], default: 'api' }, description: 'format=csv: header row of API field names or of display names' },
 ];
 
-/** The list's 200: a JSON page, or the whole export (DESIGN §14). */
+/** The list's 200: a JSON page. */
 function listContent(name: string): JsonSchema {
+  return { 'application/json': { schema: { type: 'object', required: ['data', 'meta'], properties: { data: { type: 'array', items: ref(name) }, meta: ref('Meta') } } } };
+}
+
+/** The export's 200: every matching record, streamed (DESIGN §14). */
+function exportContent(name: string): JsonSchema {
   return {
-    'application/json': { schema: { type: 'object', required: ['data', 'meta'], properties: { data: { type: 'array', items: ref(name) }, meta: ref('Meta') } } },
     'text/csv': {
       schema: {
         type: 'string',
@@ -112,39 +119,70 @@ function listContent(name: string): JsonSchema {
   };
 }
 
+function listOperation(id: string, tag: string, name: string, what: string): JsonSchema {
+  return operation({
+    id, tag, summary: `List ${what}`, parameters: LIST_PARAMS,
+    description: `A page of ${what}, narrowed by filter[...] and where, sorted, with fields and expansions; offset or cursor paging`,
+    ok: { 200: { description: 'A page of records', content: listContent(name) } }, errors: errors([400, 401, 403, 404, 429, 503]),
+  });
+}
+
+function exportOperation(id: string, tag: string, name: string, what: string, file: string): JsonSchema {
+  return operation({
+    id, tag, summary: `Export ${what}`, parameters: EXPORT_PARAMS,
+    description: `Every matching record of ${what}, unpaged and streamed as CSV or NDJSON, with the list's filters, where, sort, fields and expansions`,
+    ok: {
+      200: {
+        description: 'The whole export',
+        headers: { 'Content-Disposition': { schema: { type: 'string' }, description: `attachment; filename="${file}.csv" (or .ndjson)` } },
+        content: exportContent(name),
+      },
+    },
+    errors: errors([400, 401, 403, 404, 429, 503]),
+  });
+}
+
 function entityPaths(entity: Entity, basePath: string): Record<string, JsonSchema> {
   const name = pascalCase(entity.name);
+  const tag = entity.name;
   const one = { content: { 'application/json': { schema: { type: 'object', required: ['data'], properties: { data: ref(name) } } } } };
-  const idParam = { name: 'id', in: 'path', required: true, schema: { type: 'string' } };
+  const idParam = { name: 'id', in: 'path', required: true, schema: { type: 'string' }, description: 'The primary key' };
   const body = { required: true, content: { 'application/json': { schema: ref(`${name}Input`) } } };
   return {
     [`${basePath}/${entity.name}`]: {
-      get: {
-        operationId: `list${name}`, tags: [entity.name], parameters: LIST_PARAMS,
-        responses: {
-          200: {
-            description: 'A page of records, or every matching record as a CSV or NDJSON download (format)',
-            headers: { 'Content-Disposition': { schema: { type: 'string' }, description: `Exports: attachment; filename="${entity.name}.csv" (or .ndjson)` } },
-            content: listContent(name),
-          },
-          ...errorResponses([400, 401, 403, 404, 503]),
-        },
-      },
-      post: {
-        operationId: `create${name}`, tags: [entity.name], requestBody: body, parameters: READ_PARAMS,
-        responses: { 201: { description: 'Created', ...one }, ...errorResponses([400, 401, 403, 409, 415, 422, 503]) },
-      },
+      get: listOperation(`list${name}`, tag, name, `${entity.name} records`),
+      post: operation({
+        id: `create${name}`, tag, summary: `Create a ${entity.name} record`, requestBody: body, parameters: READ_PARAMS,
+        description: 'Validates the body against the columns and constraints, writes it and answers the record as a GET would',
+        ok: { 201: { description: 'Created', ...one } }, errors: errors([400, 401, 403, 409, 415, 422, 429, 503]),
+      }),
+    },
+    [`${basePath}/${entity.name}/export`]: {
+      get: exportOperation(`export${name}`, tag, name, `${entity.name} records`, entity.name),
     },
     [`${basePath}/${entity.name}/{id}`]: {
       parameters: [idParam],
-      get: { operationId: `get${name}`, tags: [entity.name], parameters: READ_PARAMS, responses: { 200: { description: 'The record', ...one }, ...errorResponses([400, 401, 403, 404, 503]) } },
-      put: {
-        operationId: `update${name}`, tags: [entity.name], parameters: READ_PARAMS,
+      get: operation({ id: `get${name}`, tag, summary: `Read a ${entity.name} record`, description: 'One record by its primary key, with fields and expansions', parameters: READ_PARAMS, ok: { 200: { description: 'The record', ...one } }, errors: errors([400, 401, 403, 404, 429, 503]) }),
+      put: operation({
+        id: `update${name}`, tag, summary: `Update a ${entity.name} record`, parameters: READ_PARAMS,
+        description: 'A partial update: the fields sent are written, the others kept',
         requestBody: { required: true, content: { 'application/json': { schema: { ...inputSchemaRefPartial(name) } } } },
-        responses: { 200: { description: 'The updated record', ...one }, ...errorResponses([400, 401, 403, 404, 409, 415, 422, 503]) },
-      },
-      delete: { operationId: `delete${name}`, tags: [entity.name], responses: { 204: { description: 'Deleted' }, ...errorResponses([401, 403, 404, 409, 503]) } },
+        ok: { 200: { description: 'The updated record', ...one } }, errors: errors([400, 401, 403, 404, 409, 415, 422, 429, 503]),
+      }),
+      delete: operation({ id: `delete${name}`, tag, summary: `Delete a ${entity.name} record`, description: 'Deletes the record; one that other records still reference is 409', ok: { 204: { description: 'Deleted' } }, errors: errors([401, 403, 404, 409, 429, 503]) }),
     },
+  };
+}
+
+/** `/api/data/{slug}`, its export and its aggregate, for each view of the workspace by its own slug. */
+function viewDataPaths(view: OpenApiSource['dataViews'][number]): Record<string, JsonSchema> {
+  const id = pascalCase(view.slug);
+  const tag = 'view data';
+  const what = `the rows of view ${view.name}`;
+  return {
+    [`/api/data/${view.slug}`]: { get: listOperation(`listView${id}`, tag, `${id}View`, what) },
+    [`/api/data/${view.slug}/export`]: { get: exportOperation(`exportView${id}`, tag, `${id}View`, what, view.shape.entity.name) },
+    ...viewAggregatePath(view.slug, `aggregateView${id}`, view.shape.entity),
   };
 }
 
@@ -153,9 +191,20 @@ function inputSchemaRefPartial(name: string): JsonSchema {
   return ref(`${name}Update`);
 }
 
+const FIXED_TAGS: readonly JsonSchema[] = [
+  { name: 'view data', description: 'The rows of each view by its slug: its computed columns, its own row rules' },
+  { name: 'admin', description: 'Organizations, workspaces, API keys, sync, entity options, migration flags, the identity provider, views' },
+  { name: 'columns', description: 'The columns of views: computed columns and their formulas, display groups, physical columns' },
+  { name: 'rls', description: 'Row-level security rules for external users' },
+  { name: 'bulk', description: 'Many records in one request' },
+  { name: 'import', description: 'Streaming CSV import, its jobs, reports and saved mappings' },
+  { name: 'auth', description: 'Internal OAuth tokens and their discovery' },
+  { name: 'operations', description: 'Health, readiness, metrics and this document' },
+];
+
 export function buildOpenApi(source: OpenApiSource): JsonSchema {
-  const schemas: Record<string, JsonSchema> = { ...errorSchemas(), ...aggregateSchemas(), ...adminSchemas() };
-  let paths: Record<string, JsonSchema> = { ...viewAggregatePath(), ...adminPaths(source.org, source.ws) };
+  const schemas: Record<string, JsonSchema> = { ...errorSchemas(), ...aggregateSchemas(), ...adminSchemas(), ...viewSchemas(), ...serviceSchemas() };
+  let paths: Record<string, JsonSchema> = { ...servicePaths(source.basePath), ...adminPaths(source.org, source.ws), ...viewPaths() };
   for (const view of source.views) {
     const name = pascalCase(view.entity.name);
     const input = inputSchema(view);
@@ -165,17 +214,28 @@ export function buildOpenApi(source: OpenApiSource): JsonSchema {
     schemas[`${name}Update`] = update;
     paths = { ...paths, ...entityPaths(view.entity, source.basePath), ...entityAggregatePath(view.entity, source.basePath) };
   }
+  for (const view of source.dataViews) {
+    schemas[`${pascalCase(view.slug)}View`] = recordSchema(view.shape);
+    paths = { ...paths, ...viewDataPaths(view) };
+  }
   return {
     openapi: '3.1.0',
-    info: { title: source.title, version: '1.0.0' },
+    info: {
+      title: source.title,
+      version: '1.0.0',
+      description: 'The tables of this workspace as a REST/JSON API: records with expansion both ways, filters and where formulas, paging and cursors, aggregates, export, bulk upsert and CSV import, row-level security. Generated from the workspace schema.',
+      contact: { name: 'Workspace Data API', url: source.serverUrl },
+      license: { name: 'Proprietary', url: `${source.serverUrl}/api/v1/${source.org}/${source.ws}/openapi.json` },
+    },
     servers: [{ url: source.serverUrl }],
     security: [{ bearer: [] }, { oauth2: [] }],
+    tags: [...source.views.map((view) => ({ name: view.entity.name, description: `The ${view.entity.name} records (table ${view.entity.table})` })), ...FIXED_TAGS],
     paths,
     components: {
       schemas,
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer', description: 'API key, internal OAuth token, or an external identity provider JWT' },
-        oauth2: { type: 'oauth2', flows: { clientCredentials: { tokenUrl: source.tokenUrl, scopes: {} } } },
+        oauth2: { type: 'oauth2', description: 'Client credentials: an API key id and secret for an access token', flows: { clientCredentials: { tokenUrl: source.tokenUrl, scopes: {} } } },
       },
     },
   };

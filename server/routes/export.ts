@@ -52,6 +52,17 @@ export function exportFormat(ctx: Context): ExportFormat | null {
   return accepted === 'text/csv' ? 'csv' : accepted === 'application/x-ndjson' ? 'ndjson' : null;
 }
 
+/**
+ * The export operation (`GET …/export`): an export whatever else the client accepts; `format` csv
+ * (the default) or ndjson, else `Accept: application/x-ndjson`.
+ */
+export function exportRouteFormat(ctx: Context): ExportFormat {
+  const format = ctx.query.format;
+  if (format === 'csv' || format === 'ndjson') return format;
+  if (format !== undefined) throw badRequest(`'format' must be csv or ndjson, got '${String(format)}'`);
+  return ctx.accepts('text/csv', 'application/x-ndjson') === 'application/x-ndjson' ? 'ndjson' : 'csv';
+}
+
 /** The query without `format` and `header`, which only the export reads. */
 export function listQuery(ctx: Context): Record<string, unknown> {
   const { format: _format, ...rest } = ctx.query;

@@ -21,6 +21,7 @@ export function openApiRoutes(services: Services): Router {
       basePath: `/api/v1/${org}/${ws}`,
       tokenUrl: `${base}/oauth/token`,
       views: [...runtime.model.entities.keys()].map((name) => viewShape(runtime, name)),
+      dataViews: runtime.views.filter((view) => runtime.model.entities.has(view.entity)).map((view) => ({ slug: view.slug, name: view.name, shape: viewShape(runtime, view.entity, view.uuid) })),
     });
   });
   return router;

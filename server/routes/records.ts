@@ -10,7 +10,7 @@ import { jsonBody } from '../middleware/json-body.ts';
 import type { Services } from '../shared/services.ts';
 import { dataAccess } from './context.ts';
 import { param } from './params.ts';
-import { answerList } from './export.ts';
+import { answerList, exportRouteFormat, respondWithExport } from './export.ts';
 
 function params(ctx: Context): { org: string; ws: string; entity: string; id: string } {
   return { org: param(ctx, 'org'), ws: param(ctx, 'ws'), entity: param(ctx, 'entity'), id: param(ctx, 'id') };
@@ -33,6 +33,13 @@ export function recordRoutes(services: Services): Router {
     const { runtime, policies } = await dataAccess(ctx, services, p.org, p.ws, false);
     const request = parseAggregateRequest(ctx.query as QueryParams);
     ctx.body = await aggregateRecords(runtime.database, readScope(runtime, runtime.entity(p.entity).name, policies.read), request);
+  });
+
+  // Registered before get-by-id too; the export operation of the OpenAPI document (docs/openapi.md).
+  router.get('/:entity/export', async (ctx) => {
+    const p = params(ctx);
+    const { runtime, policies } = await dataAccess(ctx, services, p.org, p.ws, false);
+    await respondWithExport(ctx, runtime, readScope(runtime, runtime.entity(p.entity).name, policies.read), exportRouteFormat(ctx));
   });
 
   router.get('/:entity/:id', async (ctx) => {

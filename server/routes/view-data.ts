@@ -11,7 +11,7 @@ import type { WorkspaceRuntime } from '../../core/workspace/runtime.ts';
 import type { Services } from '../shared/services.ts';
 import { dataAccessById, requireBearer } from './context.ts';
 import { param } from './params.ts';
-import { answerList } from './export.ts';
+import { answerList, exportRouteFormat, respondWithExport } from './export.ts';
 
 /** The view named by the path, read by the caller: its workspace runtime and its scope (the view's computed columns). */
 async function viewRead(ctx: Context, services: Services): Promise<{ runtime: WorkspaceRuntime; scope: ReadScope }> {
@@ -30,6 +30,11 @@ export function viewDataRoutes(services: Services): Router {
   router.get('/:viewSlug', async (ctx) => {
     const { runtime, scope } = await viewRead(ctx, services);
     await answerList(ctx, runtime, scope, options);
+  });
+
+  router.get('/:viewSlug/export', async (ctx) => {
+    const { runtime, scope } = await viewRead(ctx, services);
+    await respondWithExport(ctx, runtime, scope, exportRouteFormat(ctx));
   });
 
   router.get('/:viewSlug/aggregate', async (ctx) => {
