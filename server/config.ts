@@ -127,6 +127,7 @@ function httpLimits(reader: EnvReader): HttpLimits {
     bodyIdleTimeoutMs: reader.seconds('BODY_IDLE_TIMEOUT_SECONDS', DEFAULT_HTTP_LIMITS.bodyIdleTimeoutMs, 3600),
     keepAliveTimeoutMs: reader.seconds('KEEP_ALIVE_TIMEOUT_SECONDS', DEFAULT_HTTP_LIMITS.keepAliveTimeoutMs, 600),
     maxHeaderBytes: reader.integer('MAX_HEADER_BYTES', DEFAULT_HTTP_LIMITS.maxHeaderBytes, 16 * 1024, 1024 * 1024),
+    maxHeaderCount: DEFAULT_HTTP_LIMITS.maxHeaderCount,
   };
 }
 
