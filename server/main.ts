@@ -84,6 +84,7 @@ try {
     controlConnectTimeoutMs: config.controlConnectTimeoutMs,
     ...(config.rateLimit ? { rateLimit: config.rateLimit } : {}),
     ...(config.metricsToken ? { metricsToken: config.metricsToken } : {}),
+    concurrentPerCredential: config.concurrentPerCredential,
     adminApp: config.adminApp,
     // Never this thread, whatever the environment: the loop must stay free while PGlite opens.
     embeddedThread: 'worker',

@@ -22,6 +22,7 @@ import { loadSigningKey } from '../plugins/auth/internal-oauth/signing-key.ts';
 import { hashSecret, randomToken } from '../plugins/auth/shared/secrets.ts';
 import { cacheObserver, importObserver } from '../plugins/metrics/observers.ts';
 import { createServiceMetrics, type ServiceMetrics } from '../plugins/metrics/registry.ts';
+import { ConcurrentRequests } from '../plugins/rate-limit/concurrent.ts';
 import type { RateLimitOptions, RequestLimiter } from '../plugins/rate-limit/limiter.ts';
 import { createApp } from './app.ts';
 import { saveAdminToken, seedDemo, type DemoCredentials } from './demo.ts';
@@ -59,6 +60,8 @@ export interface StartOptions {
   readonly rateLimit?: RateLimitOptions;
   /** METRICS_TOKEN: the bearer token GET /metrics asks for; absent: /metrics is open. */
   readonly metricsToken?: string;
+  /** CONCURRENT_PER_CREDENTIAL: data requests one credential may run at a time; absent: not limited. */
+  readonly concurrentPerCredential?: number;
   /** Serve the admin application at /admin/ (ADMIN_APP); absent: served. */
   readonly adminApp?: boolean;
   /** A server already listening (server/main.ts binds it before loading the service); absent: bound here. */
@@ -167,6 +170,7 @@ async function startBehind(early: EarlyServer, options: StartOptions, logger: Lo
     lifecycle,
     importObserver: importObserver(metrics),
     ...(rateLimiter ? { rateLimiter } : {}),
+    ...(options.concurrentPerCredential ? { concurrentRequests: new ConcurrentRequests(options.concurrentPerCredential) } : {}),
   };
   const demo = options.demo ? await seedDemo(services, embedded, options.dataDir, admin.token) : undefined;
   const credentialsFile = keepAdminToken(options.dataDir, admin.token, options.adminToken, demo);

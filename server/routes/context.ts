@@ -44,6 +44,7 @@ interface AccessRequest {
 async function accessTo(ctx: Context, services: Services, runtime: WorkspaceRuntime, request: AccessRequest): Promise<DataAccess> {
   const principal = await principalOf(ctx, services, runtime.workspace.id, request.token);
   authorizeData(principal, runtime.workspace.id, request.write);
+  services.concurrentRequests?.enter(ctx, principal);
   return { principal, runtime, policies: policiesFor(principal, runtime, request.viewUuid) };
 }
 
