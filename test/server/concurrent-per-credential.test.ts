@@ -41,6 +41,7 @@ describe.each(vendors)('concurrent requests per credential on $name', (target) =
     expect(refused.status).toBe(429);
     expect(refused.body.error.code).toBe('RATE_LIMITED');
     expect(refused.headers.get('retry-after')).toBe('1');
+    expect(refused.body.retryAfterSeconds).toBe(1);
     expect(refused.body.error.message).toContain(String(LIMIT));
     expect((await ws.call('GET', ws.records('/customers?size=1'), { token: otherKey })).status).toBe(200);
     // Probes are never limited.
