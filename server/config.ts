@@ -39,6 +39,10 @@ export interface Config {
   readonly controlConnectTimeoutMs: number;
   /** SIGTERM: how long /readyz answers 503 while requests are still served. */
   readonly drainMs: number;
+  /** SHUTDOWN_DEADLINE_MS: after the drain, how long open responses may take before they are cut. */
+  readonly shutdownDeadlineMs: number;
+  /** CONCURRENT_PER_CREDENTIAL: data requests one credential may run at a time on this instance. */
+  readonly concurrentPerCredential: number;
   /** RATE_LIMIT_PER_MINUTE, REDIS_URL, REDIS_KEY_PREFIX; undefined: no limit (the default). */
   readonly rateLimit: RateLimitOptions | undefined;
   /** METRICS_TOKEN: GET /metrics asks for it as a bearer token; undefined: /metrics is open. */
@@ -127,6 +131,7 @@ function httpLimits(reader: EnvReader): HttpLimits {
     bodyIdleTimeoutMs: reader.seconds('BODY_IDLE_TIMEOUT_SECONDS', DEFAULT_HTTP_LIMITS.bodyIdleTimeoutMs, 3600),
     keepAliveTimeoutMs: reader.seconds('KEEP_ALIVE_TIMEOUT_SECONDS', DEFAULT_HTTP_LIMITS.keepAliveTimeoutMs, 600),
     maxHeaderBytes: reader.integer('MAX_HEADER_BYTES', DEFAULT_HTTP_LIMITS.maxHeaderBytes, 16 * 1024, 1024 * 1024),
+    maxHeaderCount: DEFAULT_HTTP_LIMITS.maxHeaderCount,
   };
 }
 
@@ -169,6 +174,8 @@ export function readConfig(env: Env, writableDir: (dir: string) => string | unde
     http: httpLimits(reader),
     controlConnectTimeoutMs: reader.seconds('CONTROL_CONNECT_TIMEOUT_SECONDS', 10_000, 300),
     drainMs: reader.integer('SHUTDOWN_DRAIN_SECONDS', 5, 0, 300) * 1000,
+    shutdownDeadlineMs: reader.integer('SHUTDOWN_DEADLINE_MS', 20_000, 0, 3_600_000),
+    concurrentPerCredential: reader.integer('CONCURRENT_PER_CREDENTIAL', 4, 1, 10_000),
     rateLimit: rateLimit(reader),
     metricsToken: metricsToken(reader),
     adminApp: reader.oneOf('ADMIN_APP', ['on', 'off'], 'on') === 'on',

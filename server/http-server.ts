@@ -26,6 +26,8 @@ export interface HttpLimits {
   readonly keepAliveTimeoutMs: number;
   /** Largest header block in bytes (Node's default of 16 KiB refuses real IdP tokens). */
   readonly maxHeaderBytes: number;
+  /** Most header lines a request may have; Node would keep the first 2000 and drop the rest unseen. */
+  readonly maxHeaderCount: number;
 }
 
 export const DEFAULT_HTTP_LIMITS: HttpLimits = {
@@ -34,6 +36,7 @@ export const DEFAULT_HTTP_LIMITS: HttpLimits = {
   bodyIdleTimeoutMs: 30_000,
   keepAliveTimeoutMs: 5_000,
   maxHeaderBytes: 64 * 1024,
+  maxHeaderCount: 2000,
 };
 
 /** The routes whose body is a file streamed while it is imported (server/routes/import.ts). */
@@ -77,6 +80,17 @@ function onClientError(limits: HttpLimits, logger: Logger) {
     socket.end(rawResponse(answer.code, answer.message));
     setTimeout(() => socket.destroy(), 1000).unref();
   };
+}
+
+/** More header lines than the limit: Node kept `maxHeadersCount` of them, one more than allowed. */
+function tooManyHeaders(req: IncomingMessage, limits: HttpLimits): boolean {
+  return req.rawHeaders.length > 2 * limits.maxHeaderCount;
+}
+
+function refuseHeaders(res: ServerResponse, limits: HttpLimits): void {
+  const body = envelope('HEADERS_TOO_LARGE', `the request has more than ${limits.maxHeaderCount} header lines`);
+  res.writeHead(STATUS_BY_CODE.HEADERS_TOO_LARGE, { ...RAW_HEADERS, 'content-length': Buffer.byteLength(body) });
+  res.end(body);
 }
 
 function endRequest(req: IncomingMessage, res: ServerResponse, message: string): void {
@@ -140,9 +154,12 @@ export function createHttpServer(handler: RequestListener, limits: HttpLimits, l
     // Node checks the headers timeout on this interval (30 s by default, too coarse for 20 s).
     connectionsCheckingInterval: Math.min(1000, limits.headersTimeoutMs / 2),
   });
+  // One more than allowed, so that a request over the limit can be told from one at it.
+  server.maxHeadersCount = limits.maxHeaderCount + 1;
   const guard = guardBody(limits);
   // One listener: Node copies the listener array of an event that has several, on every request.
   server.on('request', (req, res) => {
+    if (tooManyHeaders(req, limits)) return refuseHeaders(res, limits);
     guard(req, res);
     handler(req, res);
   });

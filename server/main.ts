@@ -84,6 +84,7 @@ try {
     controlConnectTimeoutMs: config.controlConnectTimeoutMs,
     ...(config.rateLimit ? { rateLimit: config.rateLimit } : {}),
     ...(config.metricsToken ? { metricsToken: config.metricsToken } : {}),
+    concurrentPerCredential: config.concurrentPerCredential,
     adminApp: config.adminApp,
     // Never this thread, whatever the environment: the loop must stay free while PGlite opens.
     embeddedThread: 'worker',
@@ -102,6 +103,6 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'stop requested');
-    service.close(signal === 'SIGTERM' ? config.drainMs : 0).then(() => process.exit(0), () => process.exit(1));
+    service.close(signal === 'SIGTERM' ? config.drainMs : 0, config.shutdownDeadlineMs).then(() => process.exit(0), () => process.exit(1));
   });
 }

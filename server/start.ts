@@ -22,6 +22,7 @@ import { loadSigningKey } from '../plugins/auth/internal-oauth/signing-key.ts';
 import { hashSecret, randomToken } from '../plugins/auth/shared/secrets.ts';
 import { cacheObserver, importObserver } from '../plugins/metrics/observers.ts';
 import { createServiceMetrics, type ServiceMetrics } from '../plugins/metrics/registry.ts';
+import { ConcurrentRequests } from '../plugins/rate-limit/concurrent.ts';
 import type { RateLimitOptions, RequestLimiter } from '../plugins/rate-limit/limiter.ts';
 import { createApp } from './app.ts';
 import { saveAdminToken, seedDemo, type DemoCredentials } from './demo.ts';
@@ -29,6 +30,7 @@ import { listenEarly, type EarlyServer } from './early-server.ts';
 import { DEFAULT_HTTP_LIMITS, type HttpLimits } from './http-server.ts';
 import type { Lifecycle, ServiceSettings, Services } from './shared/services.ts';
 import { listenForChanges } from './listen-changes.ts';
+import { shutDown } from './shutdown.ts';
 import { reachControlStore } from './startup-checks.ts';
 
 export interface StartOptions {
@@ -59,6 +61,8 @@ export interface StartOptions {
   readonly rateLimit?: RateLimitOptions;
   /** METRICS_TOKEN: the bearer token GET /metrics asks for; absent: /metrics is open. */
   readonly metricsToken?: string;
+  /** CONCURRENT_PER_CREDENTIAL: data requests one credential may run at a time; absent: not limited. */
+  readonly concurrentPerCredential?: number;
   /** Serve the admin application at /admin/ (ADMIN_APP); absent: served. */
   readonly adminApp?: boolean;
   /** A server already listening (server/main.ts binds it before loading the service); absent: bound here. */
@@ -89,13 +93,15 @@ export interface RunningService {
   /**
    * Stops the service. With `drainMs`, /readyz answers 503 first and requests are still served
    * for that long (a balancer takes the instance out), then it stops accepting, lets in-flight
-   * requests finish and closes the pools.
+   * requests finish and closes the pools; what is still open after `deadlineMs` (default
+   * SHUTDOWN_DEADLINE_MS's 20 s) is cut (server/shutdown.ts).
    */
-  close(drainMs?: number): Promise<void>;
+  close(drainMs?: number, deadlineMs?: number): Promise<void>;
 }
 
 const DEFAULT_SETTINGS: ServiceSettings = { countEstimateThreshold: 10_000, jsonLimitBytes: 10 * 1024 * 1024, importLimitBytes: IMPORT_LIMIT_BYTES };
 const CONTROL_CONNECT_TIMEOUT_MS = 10_000;
+const DEFAULT_SHUTDOWN_DEADLINE_MS = 20_000;
 
 async function adminTokenHash(store: ControlStore, given: string | undefined): Promise<{ hash: string; token?: string }> {
   if (given) return { hash: hashSecret(given), token: given };
@@ -167,32 +173,24 @@ async function startBehind(early: EarlyServer, options: StartOptions, logger: Lo
     lifecycle,
     importObserver: importObserver(metrics),
     ...(rateLimiter ? { rateLimiter } : {}),
+    ...(options.concurrentPerCredential ? { concurrentRequests: new ConcurrentRequests(options.concurrentPerCredential) } : {}),
   };
   const demo = options.demo ? await seedDemo(services, embedded, options.dataDir, admin.token) : undefined;
   const credentialsFile = keepAdminToken(options.dataDir, admin.token, options.adminToken, demo);
   early.serve(createApp(services, { corsOrigins: options.corsOrigins ?? [], metrics, ...(options.metricsToken ? { metricsToken: options.metricsToken } : {}), ...(options.trustProxy === undefined ? {} : { trustProxy: options.trustProxy }), ...(options.adminApp === undefined ? {} : { adminApp: options.adminApp }) }).callback());
   const { server, port } = early;
   logger.info({ url, pid: process.pid, demo: demo !== undefined, controlStore: options.controlDatabaseUrl ? 'postgres' : 'embedded', ...early.startFigures() }, 'service started');
+  const release = async (): Promise<void> => {
+    await changes?.close();
+    await rateLimiter?.close();
+    await workspaces.close();
+    await importLease.close();
+    await controlDriver.close();
+    await embedded.close();
+  };
   let closing: Promise<void> | undefined;
-  const close = (drainMs = 0): Promise<void> => {
-    closing ??= (async () => {
-      if (drainMs > 0) {
-        lifecycle.draining = true;
-        logger.info({ drainMs }, 'service draining');
-        await new Promise((resolve) => setTimeout(resolve, drainMs));
-      }
-      // Stop accepting, let in-flight requests finish, then close the pools.
-      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
-      await stopped;
-      await changes?.close();
-      await rateLimiter?.close();
-      await workspaces.close();
-      await importLease.close();
-      await controlDriver.close();
-      await embedded.close();
-      logger.info({ url }, 'service stopped');
-    })();
+  const close = (drainMs = 0, deadlineMs = DEFAULT_SHUTDOWN_DEADLINE_MS): Promise<void> => {
+    closing ??= shutDown({ server, lifecycle, logger, release }, drainMs, deadlineMs).then(() => logger.info({ url }, 'service stopped'));
     return closing;
   };
   return { url, port, services, embedded, adminToken: admin.token, demo, credentialsFile, changes, metrics, close };

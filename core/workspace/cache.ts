@@ -194,10 +194,6 @@ export class WorkspaceCache {
     await this.pools.close(id);
   }
 
-  pingAll(): Promise<void> {
-    return this.pools.pingAll();
-  }
-
   /** The workspaces' pools that report their state (see WorkspacePools.stats). */
   poolStats(): { workspace: string; stats: PoolStats }[] {
     return this.pools.stats();

@@ -39,10 +39,6 @@ export class WorkspacePools {
     return reported;
   }
 
-  async pingAll(): Promise<void> {
-    await Promise.all([...this.drivers.values()].map((d) => d.driver.ping()));
-  }
-
   async closeAll(): Promise<void> {
     await Promise.all([...this.drivers.values()].map((d) => d.driver.close().catch(() => undefined)));
     this.drivers.clear();

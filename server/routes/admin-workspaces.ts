@@ -12,7 +12,7 @@ import { createWorkspace, deleteWorkspace, describeWorkspace, updateWorkspace } 
 import { notFound } from '../../core/errors.ts';
 import { authorizeInstanceAdmin } from '../../plugins/auth/authorize.ts';
 import type { Services } from '../shared/services.ts';
-import { ownerAccess, principalOf, requireBearer } from './context.ts';
+import { lookedUp, ownerAccess, principalOf } from './context.ts';
 import { param } from './params.ts';
 
 async function requireInstanceAdmin(ctx: Context, services: Services): Promise<void> {
@@ -40,8 +40,8 @@ function workspaceOf(ctx: Context, services: Services): Promise<WorkspaceSummary
  * workspace runtime, so that it answers while the workspace database is down.
  */
 export async function ownedWorkspaceRecord(ctx: Context, services: Services): Promise<WorkspaceSummary> {
-  requireBearer(ctx);
-  const workspace = await workspaceOf(ctx, services);
+  const [org, ws] = [param(ctx, 'org'), param(ctx, 'ws')];
+  const workspace = await lookedUp(ctx, services, () => findSummary(services, org, ws));
   await ownerAccess(ctx, services, workspace.id);
   return workspace;
 }

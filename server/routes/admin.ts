@@ -13,12 +13,12 @@ import { jsonBody } from '../middleware/json-body.ts';
 import type { Services } from '../shared/services.ts';
 import { addApiKeyRoutes } from './admin-api-keys.ts';
 import { addWorkspaceRoutes } from './admin-workspaces.ts';
-import { ownerAccess, requireBearer } from './context.ts';
+import { lookedUp, ownerAccess } from './context.ts';
 import { param } from './params.ts';
 
 async function ownedWorkspace(ctx: Context, services: Services): Promise<WorkspaceRuntime> {
-  requireBearer(ctx);
-  const runtime = await services.workspaces.bySlug(param(ctx, 'org'), param(ctx, 'ws'));
+  const [org, ws] = [param(ctx, 'org'), param(ctx, 'ws')];
+  const runtime = await lookedUp(ctx, services, () => services.workspaces.bySlug(org, ws));
   await ownerAccess(ctx, services, runtime.workspace.id);
   return runtime;
 }

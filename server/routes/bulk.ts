@@ -5,7 +5,7 @@ import { readScope } from '../../core/query/read.ts';
 import { bulkInsert } from '../../core/write/bulk.ts';
 import { jsonBody } from '../middleware/json-body.ts';
 import type { Services } from '../shared/services.ts';
-import { dataAccessById, requireBearer } from './context.ts';
+import { dataAccessById, refuseAbsent, requireBearer } from './context.ts';
 import { param } from './params.ts';
 
 export function bulkRoutes(services: Services): Router {
@@ -13,10 +13,10 @@ export function bulkRoutes(services: Services): Router {
   const body = jsonBody(services.settings.jsonLimitBytes);
 
   router.post('/:viewUuid/insert', body, async (ctx) => {
-    requireBearer(ctx);
+    const token = requireBearer(ctx);
     const uuid = param(ctx, 'viewUuid');
     const view = await services.workspaces.findView(uuid);
-    if (!view) throw notFound(`view '${uuid}' does not exist`);
+    if (!view) return refuseAbsent(ctx, services, notFound(`view '${uuid}' does not exist`), token);
     const { runtime, policies } = await dataAccessById(ctx, services, view.workspaceId, true, view.uuid);
     const scope = readScope(runtime, view.entity, policies.read, view.uuid);
     ctx.body = { data: await bulkInsert(runtime.database, scope, policies.write, view.uuid, ctx.request.body) };

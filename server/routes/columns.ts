@@ -6,13 +6,14 @@ import { notFound } from '../../core/errors.ts';
 import { requireObject } from '../../core/payload.ts';
 import { jsonBody } from '../middleware/json-body.ts';
 import type { Services } from '../shared/services.ts';
+import { refuseAbsent } from './context.ts';
 import { ownedView } from './views.ts';
 import { param } from './params.ts';
 
 async function ownedColumn(ctx: Context, services: Services) {
   const uuid = param(ctx, 'uuid');
   const column = await services.store.findColumn(uuid);
-  if (!column) throw notFound(`column '${uuid}' does not exist`);
+  if (!column) return refuseAbsent(ctx, services, notFound(`column '${uuid}' does not exist`));
   const view = await ownedView(ctx, services, column.viewUuid);
   return { column, view, runtime: await services.workspaces.byId(view.workspaceId) };
 }

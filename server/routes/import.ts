@@ -32,15 +32,19 @@ import {
 import { isOwnerCredential, mayAccessOwnResource } from '../../plugins/auth/authorize.ts';
 import { jsonBody } from '../middleware/json-body.ts';
 import type { Services } from '../shared/services.ts';
-import { dataAccess, dataAccessById, requireBearer, type DataAccess } from './context.ts';
+import { dataAccess, dataAccessById, refuseAbsent, requireBearer, type DataAccess } from './context.ts';
 import { param } from './params.ts';
 
 const MEDIA_TYPES = ['text/csv', 'text/tab-separated-values', 'text/plain'];
 
-async function viewOf(services: Services, uuid: string): Promise<ViewRecord> {
-  const view = isUuid(uuid) ? await services.workspaces.findView(uuid) : undefined;
-  if (!view) throw notFound(`view '${uuid}' does not exist`);
-  return view;
+async function findView(services: Services, uuid: string): Promise<ViewRecord | undefined> {
+  return isUuid(uuid) ? services.workspaces.findView(uuid) : undefined;
+}
+
+/** The view the path names; one that does not exist is answered by refuseAbsent. */
+async function viewOf(ctx: Context, services: Services, uuid: string): Promise<ViewRecord> {
+  const token = requireBearer(ctx);
+  return (await findView(services, uuid)) ?? refuseAbsent(ctx, services, notFound(`view '${uuid}' does not exist`), token);
 }
 
 /** Size and type are checked from the headers, before a byte of the body is read. */
@@ -97,8 +101,7 @@ export function importRoutes(services: Services): Router {
   }
 
   router.post('/api/data/import/:viewUuid', async (ctx) => {
-    requireBearer(ctx);
-    const view = await viewOf(services, param(ctx, 'viewUuid'));
+    const view = await viewOf(ctx, services, param(ctx, 'viewUuid'));
     const access = await dataAccessById(ctx, services, view.workspaceId, true, view.uuid);
     checkBody(ctx, limit);
     const saved = await savedMappingFor(ctx, view, access.principal.subject);
@@ -107,13 +110,16 @@ export function importRoutes(services: Services): Router {
     streamEvents(ctx, prepared);
   });
 
+  // The job's workspace is checked before its view is looked up: a caller of another workspace
+  // learns nothing, and one of this workspace learns that the job's view is gone (404).
   async function jobFor(ctx: Context, write: boolean): Promise<{ job: JobRecord; access: DataAccess; view: ViewRecord }> {
-    requireBearer(ctx);
+    const token = requireBearer(ctx);
     const job = await jobs.findJob(param(ctx, 'jobId'));
-    if (!job) throw notFound(`import job '${param(ctx, 'jobId')}' does not exist`);
-    const view = await viewOf(services, job.viewUuid);
-    const access = await dataAccessById(ctx, services, job.workspaceId, write, view.uuid);
+    if (!job) return refuseAbsent(ctx, services, notFound(`import job '${param(ctx, 'jobId')}' does not exist`), token);
+    const access = await dataAccessById(ctx, services, job.workspaceId, write, job.viewUuid);
     if (!mayAccessOwnResource(access.principal, job.createdBy)) throw notFound(`import job '${job.jobId}' does not exist`);
+    const view = await findView(services, job.viewUuid);
+    if (!view) throw notFound(`view '${job.viewUuid}' does not exist`);
     return { job, access, view };
   }
 
@@ -162,16 +168,14 @@ export function importRoutes(services: Services): Router {
   });
 
   router.get('/api/views/:viewUuid/import-mappings', async (ctx) => {
-    requireBearer(ctx);
-    const view = await viewOf(services, param(ctx, 'viewUuid'));
+    const view = await viewOf(ctx, services, param(ctx, 'viewUuid'));
     const access = await dataAccessById(ctx, services, view.workspaceId, false, view.uuid);
     const mappings = await jobs.listMappings(view.uuid, access.principal.subject);
     ctx.body = { data: mappings, meta: { totalElements: mappings.length } };
   });
 
   router.post('/api/views/:viewUuid/import-mappings', body, async (ctx) => {
-    requireBearer(ctx);
-    const view = await viewOf(services, param(ctx, 'viewUuid'));
+    const view = await viewOf(ctx, services, param(ctx, 'viewUuid'));
     const access = await dataAccessById(ctx, services, view.workspaceId, true, view.uuid);
     const entity = access.runtime.entity(view.entity);
     const columns = access.runtime.columnsByView.get(view.uuid) ?? [];
@@ -180,8 +184,7 @@ export function importRoutes(services: Services): Router {
   });
 
   router.delete('/api/views/:viewUuid/import-mappings/:id', async (ctx) => {
-    requireBearer(ctx);
-    const view = await viewOf(services, param(ctx, 'viewUuid'));
+    const view = await viewOf(ctx, services, param(ctx, 'viewUuid'));
     const access = await dataAccessById(ctx, services, view.workspaceId, true, view.uuid);
     const mapping = await jobs.findMapping(param(ctx, 'id'));
     if (!mapping || mapping.viewUuid !== view.uuid || !visibleTo(mapping, access.principal.subject)) throw notFound(`saved mapping '${param(ctx, 'id')}' does not exist on this view`);

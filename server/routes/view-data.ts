@@ -9,16 +9,16 @@ import { aggregateRecords } from '../../core/query/aggregate.ts';
 import { parseAggregateRequest } from '../../core/query/aggregate-request.ts';
 import type { WorkspaceRuntime } from '../../core/workspace/runtime.ts';
 import type { Services } from '../shared/services.ts';
-import { dataAccessById, requireBearer } from './context.ts';
+import { dataAccessById, refuseAbsent, requireBearer } from './context.ts';
 import { param } from './params.ts';
 import { answerList, exportRouteFormat, respondWithExport } from './export.ts';
 
 /** The view named by the path, read by the caller: its workspace runtime and its scope (the view's computed columns). */
 async function viewRead(ctx: Context, services: Services): Promise<{ runtime: WorkspaceRuntime; scope: ReadScope }> {
-  requireBearer(ctx);
+  const token = requireBearer(ctx);
   const slug = param(ctx, 'viewSlug');
   const view = await services.store.findViewBySlug(slug);
-  if (!view) throw notFound(`view '${slug}' does not exist`);
+  if (!view) return refuseAbsent(ctx, services, notFound(`view '${slug}' does not exist`), token);
   const { runtime, policies } = await dataAccessById(ctx, services, view.workspaceId, false, view.uuid);
   return { runtime, scope: readScope(runtime, view.entity, policies.read, view.uuid) };
 }

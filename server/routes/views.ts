@@ -7,13 +7,13 @@ import { checkComputedFormula } from '../../core/control/computed.ts';
 import { PayloadReader } from '../../core/payload.ts';
 import { jsonBody } from '../middleware/json-body.ts';
 import type { Services } from '../shared/services.ts';
-import { ownerAccess, requireBearer } from './context.ts';
+import { ownerAccess, refuseAbsent, requireBearer } from './context.ts';
 import { param } from './params.ts';
 
 export async function ownedView(ctx: Context, services: Services, uuid: string): Promise<ViewRecord> {
-  requireBearer(ctx);
+  const token = requireBearer(ctx);
   const view = await services.store.findView(uuid);
-  if (!view) throw notFound(`view '${uuid}' does not exist`);
+  if (!view) return refuseAbsent(ctx, services, notFound(`view '${uuid}' does not exist`), token);
   await ownerAccess(ctx, services, view.workspaceId);
   return view;
 }

@@ -8,6 +8,7 @@ import type { ImportObserver } from '../../core/import/index.ts';
 import type { AuthPlugin } from '../../plugins/auth/shared/auth-plugin.ts';
 import type { ApiKeyCache } from '../../plugins/auth/api-key/key-cache.ts';
 import type { InternalIssuer } from '../../plugins/auth/internal-oauth/internal-oauth-plugin.ts';
+import type { ConcurrentRequests } from '../../plugins/rate-limit/concurrent.ts';
 import type { RequestLimiter } from '../../plugins/rate-limit/limiter.ts';
 
 export interface ServiceSettings {
@@ -43,6 +44,8 @@ export interface Services {
   readonly lifecycle: Lifecycle;
   /** RATE_LIMIT_PER_MINUTE: absent, requests are not limited. */
   readonly rateLimiter?: RequestLimiter;
+  /** CONCURRENT_PER_CREDENTIAL: data requests of one credential at a time; absent, not limited. */
+  readonly concurrentRequests?: ConcurrentRequests;
   /** Told about every import batch written (metrics). */
   readonly importObserver?: ImportObserver;
 }

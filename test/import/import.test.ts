@@ -218,10 +218,13 @@ describe.each(vendors)('CSV import on $name', (target) => {
     expect(res.body.error.code).toBe('PAYLOAD_TOO_LARGE');
   });
 
-  it('needs a credential; an unknown view or job is 404', async () => {
+  it('needs a credential; an unknown view or job is 404 to the admin, 403 to a workspace key (docs/security.md)', async () => {
+    const admin = { token: (await import('../support/harness.ts')).ADMIN_TOKEN };
     expect((await importFile(ws, regions, lines('name', 'x'), { token: null })).status).toBe(401);
-    expect((await importFile(ws, '00000000-0000-4000-8000-000000000000', lines('name', 'x'))).status).toBe(404);
-    expect((await ws.call('GET', '/api/imports/00000000-0000-4000-8000-000000000000')).status).toBe(404);
+    expect((await importFile(ws, '00000000-0000-4000-8000-000000000000', lines('name', 'x'), admin)).status).toBe(404);
+    expect((await ws.call('GET', '/api/imports/00000000-0000-4000-8000-000000000000', admin)).status).toBe(404);
+    expect((await importFile(ws, '00000000-0000-4000-8000-000000000000', lines('name', 'x'))).status).toBe(403);
+    expect((await ws.call('GET', '/api/imports/00000000-0000-4000-8000-000000000000')).status).toBe(403);
   });
 
   it('a migration that blocks writes is 503 before reading', async () => {

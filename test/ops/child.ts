@@ -6,7 +6,7 @@ const ROOT = new URL('../..', import.meta.url).pathname;
 /** Variables of the service that the test runner's own environment must not leak into a child. */
 const SERVICE_VARIABLES = [
   'PORT', 'HOST', 'DATA_DIR', 'CONTROL_DATABASE_URL', 'ADMIN_TOKEN', 'PUBLIC_URL', 'LOG_LEVEL', 'DEMO',
-  'COUNT_ESTIMATE_THRESHOLD', 'IMPORT_LIMIT_BYTES', 'CORS_ORIGINS', 'SHUTDOWN_DRAIN_SECONDS', 'TRUST_PROXY', 'CONTROL_CONNECT_TIMEOUT_SECONDS',
+  'COUNT_ESTIMATE_THRESHOLD', 'IMPORT_LIMIT_BYTES', 'CORS_ORIGINS', 'SHUTDOWN_DRAIN_SECONDS', 'SHUTDOWN_DEADLINE_MS', 'CONCURRENT_PER_CREDENTIAL', 'BODY_IDLE_TIMEOUT_SECONDS', 'TRUST_PROXY', 'CONTROL_CONNECT_TIMEOUT_SECONDS',
   // vitest.config.ts keeps PGlite in the test process; a started service runs it as `npm start` does, in its worker.
   'WDAPI_EMBEDDED_THREAD',
 ];

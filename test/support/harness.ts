@@ -22,6 +22,8 @@ export interface CallOptions {
   rawBody?: string;
   token?: string | null;
   headers?: Record<string, string>;
+  /** Aborts the request (a client that goes away). */
+  signal?: AbortSignal;
 }
 
 export interface TestWorkspace {
@@ -48,7 +50,7 @@ export async function fetchJson(url: string, method: string, options: CallOption
   if (options.rawBody !== undefined) body = options.rawBody;
   else if (options.body !== undefined) body = JSON.stringify(options.body);
   if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
-  const response = await fetch(url, { method, headers, ...(body !== undefined ? { body } : {}) });
+  const response = await fetch(url, { method, headers, ...(body !== undefined ? { body } : {}), ...(options.signal ? { signal: options.signal } : {}) });
   const text = await response.text();
   let parsed: unknown = text;
   try {
@@ -68,10 +70,12 @@ export interface WorkspaceOptions {
   settings?: Partial<ServiceSettings>;
   /** Where the embedded PGlite runs; absent: the suite's default (vitest.config.ts). */
   embeddedThread?: EmbeddedThread;
+  /** CONCURRENT_PER_CREDENTIAL; absent: not limited (as startService). */
+  concurrentPerCredential?: number;
 }
 
 export async function startWorkspace(target: VendorTarget, options: WorkspaceOptions = {}): Promise<TestWorkspace> {
-  const service = await startService({ adminToken: ADMIN_TOKEN, logger: options.logger ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }), ...(options.settings ? { settings: options.settings } : {}), ...(target.dialects ? { dialects: target.dialects } : {}), ...(options.embeddedThread ? { embeddedThread: options.embeddedThread } : {}) });
+  const service = await startService({ adminToken: ADMIN_TOKEN, logger: options.logger ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }), ...(options.settings ? { settings: options.settings } : {}), ...(target.dialects ? { dialects: target.dialects } : {}), ...(options.embeddedThread ? { embeddedThread: options.embeddedThread } : {}), ...(options.concurrentPerCredential ? { concurrentPerCredential: options.concurrentPerCredential } : {}) });
   const db = await target.provision(service, options.fixture ?? true);
   const org = options.org ?? 'acme';
   const ws = options.ws ?? 'shop';

@@ -6,7 +6,7 @@
 import { errors, jwtVerify, type JWTPayload } from 'jose';
 import type { IdentityProviderConfig } from '../../../core/workspace/types.ts';
 import { ApiError } from '../../../core/errors.ts';
-import type { AuthPlugin, AuthRequest, Principal } from '../shared/auth-plugin.ts';
+import { NO_SUCH_WORKSPACE, type AuthPlugin, type AuthRequest, type Principal } from '../shared/auth-plugin.ts';
 import { CLOCK_TOLERANCE_SECONDS, hasJwtShape, looksLikeJwt, refuseFutureIssuedAt, unverifiedIssuer } from '../shared/jwt-shape.ts';
 import { KeySetCache } from './key-sets.ts';
 
@@ -65,8 +65,10 @@ interface Verified {
   readonly config: IdentityProviderConfig;
 }
 
-export function externalJwtPlugin(lookup: IdentityProviderLookup, keySets = new KeySetCache()): AuthPlugin {
+export function externalJwtPlugin(providerOf: IdentityProviderLookup, keySets = new KeySetCache()): AuthPlugin {
   const verified = new Map<string, Verified>();
+  // A workspace that does not exist answers as one without an identity provider.
+  const lookup = async (workspaceId: string) => (workspaceId === NO_SUCH_WORKSPACE ? null : providerOf(workspaceId));
   return {
     name: 'external-jwt',
     async authenticate(request: AuthRequest): Promise<Principal | null> {

@@ -15,10 +15,17 @@ export type Principal =
       readonly permissions: 'READ_ONLY' | 'READ_WRITE';
     };
 
+/**
+ * The `workspaceId` of a request whose path names something that does not exist (an unknown
+ * workspace, view or import job). Its credential is still checked, as on a workspace without an
+ * identity provider, so that the answer does not tell whether the target exists (docs/security.md).
+ */
+export const NO_SUCH_WORKSPACE = '(no such workspace)';
+
 export interface AuthRequest {
   /** The bearer token, without the scheme. */
   readonly token: string;
-  /** The workspace the request addresses, when its path names one. */
+  /** The workspace the request addresses, when its path names one (NO_SUCH_WORKSPACE: none exists). */
   readonly workspaceId?: string;
 }
 
