@@ -7,8 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, type TestWorkspace, startWorkspace } from '../support/harness.ts';
 import { pgliteTarget } from '../support/vendors.ts';
-import { defaultViews, secondWorkspace } from '../plugins/auth/helpers.ts';
-import { doneOf, importFile } from '../import/helpers.ts';
+import { defaultViews, secondWorkspace } from '../support/auth.ts';
+import { doneOf, importFile } from '../support/import-calls.ts';
 
 const NO_UUID = '00000000-0000-4000-8000-000000000000';
 const b64 = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
