@@ -65,7 +65,7 @@ interface Verified {
   readonly config: IdentityProviderConfig;
 }
 
-export function externalJwtPlugin(lookup: IdentityProviderLookup, keySets = new KeySetCache()): AuthPlugin {
+export function externalJwtPlugin(lookup: IdentityProviderLookup, keySets: KeySetCache): AuthPlugin {
   const verified = new Map<string, Verified>();
   return {
     name: 'external-jwt',
