@@ -7,6 +7,7 @@ const ROOT = new URL('../..', import.meta.url).pathname;
 const SERVICE_VARIABLES = [
   'PORT', 'HOST', 'DATA_DIR', 'CONTROL_DATABASE_URL', 'ADMIN_TOKEN', 'PUBLIC_URL', 'LOG_LEVEL', 'DEMO',
   'COUNT_ESTIMATE_THRESHOLD', 'IMPORT_LIMIT_BYTES', 'CORS_ORIGINS', 'SHUTDOWN_DRAIN_SECONDS', 'TRUST_PROXY', 'CONTROL_CONNECT_TIMEOUT_SECONDS',
+  'SECRETS_KEY', 'SECRETS_KEY_PREVIOUS', 'IDP_ALLOW_PRIVATE', 'METRICS_TOKEN',
   // vitest.config.ts keeps PGlite in the test process; a started service runs it as `npm start` does, in its worker.
   'WDAPI_EMBEDDED_THREAD',
 ];
