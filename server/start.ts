@@ -17,6 +17,7 @@ import { adminTokenPlugin } from '../plugins/auth/admin-token/admin-token-plugin
 import { apiKeyPlugin } from '../plugins/auth/api-key/api-key-plugin.ts';
 import { ApiKeyCache } from '../plugins/auth/api-key/key-cache.ts';
 import { externalJwtPlugin } from '../plugins/auth/external-jwt/external-jwt-plugin.ts';
+import { KeySetCache } from '../plugins/auth/external-jwt/key-sets.ts';
 import { internalOAuthPlugin, type InternalIssuer } from '../plugins/auth/internal-oauth/internal-oauth-plugin.ts';
 import { loadSigningKey } from '../plugins/auth/internal-oauth/signing-key.ts';
 import { hashSecret, randomToken } from '../plugins/auth/shared/secrets.ts';
@@ -31,7 +32,11 @@ import { DEFAULT_HTTP_LIMITS, type HttpLimits } from './http-server.ts';
 import type { Lifecycle, ServiceSettings, Services } from './shared/services.ts';
 import { listenForChanges } from './listen-changes.ts';
 import { shutDown } from './shutdown.ts';
-import { reachControlStore } from './startup-checks.ts';
+import { settingWarnings } from './setting-warnings.ts';
+import { reachControlStore, StartupError } from './startup-checks.ts';
+import { secretBoxFor } from './secrets-key.ts';
+import { SecretsKeyError, type SecretBox } from '../core/secret-box.ts';
+import { sealStoredSecrets } from '../core/workspace/seal-secrets.ts';
 
 export interface StartOptions {
   /** Folder for the embedded database; undefined keeps everything in memory (tests). */
@@ -39,6 +44,13 @@ export interface StartOptions {
   readonly controlDatabaseUrl?: string;
   /** Fixed admin token (ADMIN_TOKEN); otherwise one is generated on first start. */
   readonly adminToken?: string;
+  /**
+   * SECRETS_KEY: seals the control store's secrets (server/secrets-key.ts); required with
+   * `controlDatabaseUrl`, otherwise a key file in `dataDir` (or a random key in memory).
+   */
+  readonly secretsKey?: string;
+  /** SECRETS_KEY_PREVIOUS: the key being rotated away from; its values are sealed again at start. */
+  readonly secretsKeyPrevious?: string;
   /** Issuer URL of internal tokens (PUBLIC_URL); defaults to the listening URL. */
   readonly publicUrl?: string;
   readonly port?: number;
@@ -99,7 +111,7 @@ export interface RunningService {
   close(drainMs?: number, deadlineMs?: number): Promise<void>;
 }
 
-const DEFAULT_SETTINGS: ServiceSettings = { countEstimateThreshold: 10_000, jsonLimitBytes: 10 * 1024 * 1024, importLimitBytes: IMPORT_LIMIT_BYTES };
+const DEFAULT_SETTINGS: ServiceSettings = { countEstimateThreshold: 10_000, jsonLimitBytes: 10 * 1024 * 1024, importLimitBytes: IMPORT_LIMIT_BYTES, idpAllowPrivate: false };
 const CONTROL_CONNECT_TIMEOUT_MS = 10_000;
 const DEFAULT_SHUTDOWN_DEADLINE_MS = 20_000;
 
@@ -131,6 +143,7 @@ export async function startService(options: StartOptions = {}): Promise<RunningS
 
 async function startBehind(early: EarlyServer, options: StartOptions, logger: Logger): Promise<RunningService> {
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
+  const secrets = secretBoxFor(options);
   const embedded = new EmbeddedDatabase(options.dataDir ? join(options.dataDir, 'pglite') : undefined, embeddedThreadOf(options));
   const controlDriver: Driver = options.controlDatabaseUrl ? createPgDriver({ vendor: 'postgres', url: options.controlDatabaseUrl }) : createEmbeddedDriver(embedded);
   try {
@@ -139,8 +152,12 @@ async function startBehind(early: EarlyServer, options: StartOptions, logger: Lo
     void controlDriver.close().catch(() => undefined);
     throw error;
   }
-  const store = ControlStore.open(controlDriver);
+  const store = ControlStore.open(controlDriver, secrets);
   await store.migrate();
+  await sealSecrets(store, secrets, logger, async () => {
+    await controlDriver.close();
+    await embedded.close();
+  });
   const controlUrl = options.controlDatabaseUrl;
   // Import jobs name this process as their owner; the lease tells whether another owner is alive.
   const importLease = controlUrl ? await advisoryLease((onLost) => openPgSession(controlUrl, onLost), store.executor) : singleProcessLease();
@@ -159,15 +176,16 @@ async function startBehind(early: EarlyServer, options: StartOptions, logger: Lo
   const issuer: InternalIssuer = { issuer: () => options.publicUrl ?? url, key: await loadSigningKey(store) };
   const identityProviderOf = async (workspaceId: string) => (await workspaces.byId(workspaceId)).identityProvider;
   const lifecycle: Lifecycle = { draining: false };
+  const settings: ServiceSettings = { ...DEFAULT_SETTINGS, ...options.settings };
   const services: Services = {
     store,
     workspaces,
     dialects,
     issuer,
     apiKeys,
-    authPlugins: [adminTokenPlugin(admin.hash), apiKeyPlugin(apiKeys), internalOAuthPlugin(issuer, apiKeys), externalJwtPlugin(identityProviderOf)],
+    authPlugins: [adminTokenPlugin(admin.hash), apiKeyPlugin(apiKeys), internalOAuthPlugin(issuer, apiKeys), externalJwtPlugin(identityProviderOf, new KeySetCache(settings.idpAllowPrivate))],
     logger,
-    settings: { ...DEFAULT_SETTINGS, ...options.settings },
+    settings,
     cursorSecret: await store.cursorSecret(),
     importLease,
     lifecycle,
@@ -188,6 +206,8 @@ async function startBehind(early: EarlyServer, options: StartOptions, logger: Lo
     await controlDriver.close();
     await embedded.close();
   };
+  const trustProxy = options.trustProxy ?? process.env.TRUST_PROXY === 'true';
+  for (const { setting, message } of settingWarnings({ trustProxy, metricsToken: options.metricsToken !== undefined, demoKeyPrinted: demo !== undefined })) logger.warn({ setting }, message);
   let closing: Promise<void> | undefined;
   const close = (drainMs = 0, deadlineMs = DEFAULT_SHUTDOWN_DEADLINE_MS): Promise<void> => {
     closing ??= shutDown({ server, lifecycle, logger, release }, drainMs, deadlineMs).then(() => logger.info({ url }, 'service stopped'));
@@ -204,6 +224,18 @@ async function startBehind(early: EarlyServer, options: StartOptions, logger: Lo
 function keepAdminToken(dataDir: string | undefined, token: string | undefined, given: string | undefined, demo: DemoCredentials | undefined): string | undefined {
   if (!dataDir || given) return undefined;
   return saveAdminToken(dataDir, token, demo);
+}
+
+/** Seals what is clear or under the previous key; a key that opens nothing is one start line, not a stack. */
+async function sealSecrets(store: ControlStore, secrets: SecretBox, logger: Logger, closeStore: () => Promise<void>): Promise<void> {
+  try {
+    const { resealed } = await sealStoredSecrets(store, secrets);
+    if (resealed > 0) logger.info({ resealed, keyId: secrets.keyId }, 'control store secrets sealed with the current key');
+  } catch (error) {
+    await closeStore().catch(() => undefined);
+    if (error instanceof SecretsKeyError) throw new StartupError(error.message);
+    throw error;
+  }
 }
 
 /** In process only when asked for: opening PGlite there holds the event loop for up to half a second. */

@@ -4,6 +4,9 @@
  */
 import pg from 'pg';
 
+/** SECRETS_KEY of the benches' services (required with a control store on a server); BENCH_SECRETS_KEY may set it. */
+export const BENCH_SECRETS_KEY = process.env.BENCH_SECRETS_KEY ?? 'be9c4be9c4be9c4be9c4be9c4be9c4be9c4be9c4be9c4be9c4be9c4be9c4be9c';
+
 /**
  * The control database of a bench's own service (`role`: import, export, memory), dropped and made
  * afresh by it. BENCH_CONTROL_DATABASE (which names the scenario services' one, service.ts)

@@ -1,7 +1,7 @@
 /** The service under test, in process, with one workspace on the bench database and an API key. */
 import pino from 'pino';
 import { startService, type RunningService, type StartOptions } from '../../server/start.ts';
-import { freshControlDatabase } from './control-db.ts';
+import { BENCH_SECRETS_KEY, freshControlDatabase } from './control-db.ts';
 
 const ADMIN_TOKEN = 'wda_bench-admin-token-0123456789';
 export const ORG = 'bench';
@@ -40,7 +40,7 @@ export async function startBenchService(
 ): Promise<BenchService> {
   const adminUrl = process.env.PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
   const controlDatabaseUrl = await freshControlDatabase(adminUrl, controlDatabase);
-  const service = await startService({ adminToken: ADMIN_TOKEN, logger: pino({ level: 'silent' }), controlDatabaseUrl, ...options });
+  const service = await startService({ adminToken: ADMIN_TOKEN, logger: pino({ level: 'silent' }), controlDatabaseUrl, secretsKey: BENCH_SECRETS_KEY, ...options });
   try {
     await adminPost(service.url, '/api/admin/v1/orgs', { slug: ORG, name: ORG });
     await adminPost(service.url, `/api/admin/v1/orgs/${ORG}/workspaces`, {

@@ -16,7 +16,7 @@
  * BENCH_MEM_TRACE=1 (memory once a second).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { controlDatabaseName, freshControlDatabase } from '../harness/control-db.ts';
+import { BENCH_SECRETS_KEY, controlDatabaseName, freshControlDatabase } from '../harness/control-db.ts';
 import { createReadStream, readFileSync, statSync } from 'node:fs';
 import { once } from 'node:events';
 import { join } from 'node:path';
@@ -206,7 +206,7 @@ function traceMemory(): void {
 async function serve(): Promise<void> {
   const [{ startService }, { default: pino }] = await Promise.all([import('../../server/start.ts'), import('pino')]);
   const controlDatabaseUrl = await freshControlDatabase(ADMIN_URL, controlDatabaseName('import'));
-  const service = await startService({ adminToken: ADMIN_TOKEN, logger: pino({ level: 'warn' }), controlDatabaseUrl });
+  const service = await startService({ adminToken: ADMIN_TOKEN, logger: pino({ level: 'warn' }), controlDatabaseUrl, secretsKey: BENCH_SECRETS_KEY });
   process.stdout.write(`LISTENING ${service.url}\n`);
   if (process.env.BENCH_MEM_TRACE) setInterval(traceMemory, 1000).unref();
   const allocations = process.env.BENCH_ALLOC_PROF ? await sampleAllocations() : null;

@@ -4,6 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { ApiError } from '../errors.ts';
+import { isSealed, type SecretBox } from '../secret-box.ts';
 import { ident, join, sql, type Sql } from '../sql.ts';
 import type { Driver, Executor } from '../../dialects/dialect.ts';
 import type { DatabaseSchema } from '../schema/introspection.ts';
@@ -15,6 +16,14 @@ import { DEFAULT_ENTITY_OPTIONS, type EntityOptions } from '../schema/entity-opt
 
 type Row = ControlRow;
 const t = controlTable;
+
+/** What each sealed value is, authenticated with it (core/secret-box.ts). */
+const DATABASE_URL_PURPOSE = 'workspace database URL';
+
+/** Instance settings kept sealed: the cursor-signing key and the internal token signing key. */
+export const SEALED_SETTINGS: readonly string[] = [CURSOR_SECRET_SETTING, 'oauthSigningKey'];
+
+type DatabaseSettings = WorkspaceRecord['database'];
 
 function toWorkspace(row: Row): WorkspaceRecord {
   return {
@@ -85,8 +94,8 @@ export type WorkspaceSummary = Omit<WorkspaceRecord, 'introspection'> & { synced
 const SUMMARY_SELECT = sql`SELECT w.id, w.org_id, o.slug AS org_slug, w.slug, w.name, w.database, w.schema_hash, w.version, w.synced_at
   FROM ${t('workspaces')} w JOIN ${t('orgs')} o ON o.id = w.org_id`;
 
-function toSummary(row: Row): WorkspaceSummary {
-  const { introspection: _i, ...record } = toWorkspace(row);
+function toSummary(workspace: WorkspaceRecord, row: Row): WorkspaceSummary {
+  const { introspection: _i, ...record } = workspace;
   return { ...record, syncedAt: row.synced_at ? new Date(row.synced_at as string).toISOString() : null };
 }
 
@@ -100,16 +109,34 @@ export class ControlStore {
   /** `driver` is absent on a store bound to one transaction. */
   constructor(
     private readonly db: Executor,
+    private readonly secrets: SecretBox,
     private readonly driver?: Driver,
   ) {}
 
-  static open(driver: Driver): ControlStore {
-    return new ControlStore(driver, driver);
+  /** `secrets` seals and opens the secrets the store keeps (docs/security.md, "Secrets at rest"). */
+  static open(driver: Driver, secrets: SecretBox): ControlStore {
+    return new ControlStore(driver, secrets, driver);
   }
 
   /** The control database, for stores of other modules that keep their own tables here (import jobs). */
   get executor(): Executor {
     return this.db;
+  }
+
+  /** The workspace of a row, its database URL opened. */
+  private workspaceOf(row: Row): WorkspaceRecord {
+    const workspace = toWorkspace(row);
+    const { url } = workspace.database;
+    return url === undefined ? workspace : { ...workspace, database: { ...workspace.database, url: this.secrets.open(url, DATABASE_URL_PURPOSE) } };
+  }
+
+  private summaryOf(row: Row): WorkspaceSummary {
+    return toSummary(this.workspaceOf(row), row);
+  }
+
+  /** The settings as stored: the URL (which carries the password) sealed. */
+  private sealedDatabase(database: DatabaseSettings): DatabaseSettings {
+    return database.url === undefined ? database : { ...database, url: this.secrets.seal(database.url, DATABASE_URL_PURPOSE) };
   }
 
   private rows(fragment: Sql): Promise<Row[]> {
@@ -127,7 +154,7 @@ export class ControlStore {
   /** Runs `work` on a store bound to one transaction of the control database. */
   transaction<T>(work: (store: ControlStore) => Promise<T>): Promise<T> {
     if (!this.driver) return work(this);
-    return this.driver.transaction((tx) => work(new ControlStore(tx)));
+    return this.driver.transaction((tx) => work(new ControlStore(tx, this.secrets)));
   }
 
   async ping(): Promise<void> {
@@ -145,9 +172,20 @@ export class ControlStore {
       ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`);
   }
 
+  /** A setting of SEALED_SETTINGS, opened (a clear value from before encryption is read as is). */
+  async getSecretSetting<T>(key: string): Promise<T | undefined> {
+    const value = await this.getSetting<unknown>(key);
+    if (typeof value === 'string' && isSealed(value)) return JSON.parse(this.secrets.open(value, key)) as T;
+    return value as T | undefined;
+  }
+
+  async setSecretSetting(key: string, value: unknown): Promise<void> {
+    await this.setSetting(key, this.secrets.seal(JSON.stringify(value), key));
+  }
+
   /** The deployment's cursor-signing key, created by the migrations (read once at start). */
   async cursorSecret(): Promise<string> {
-    const secret = await this.getSetting<string>(CURSOR_SECRET_SETTING);
+    const secret = await this.getSecretSetting<string>(CURSOR_SECRET_SETTING);
     if (typeof secret !== 'string' || secret.length < 32) throw new Error('the control store holds no cursor secret: run the migrations');
     return secret;
   }
@@ -174,24 +212,24 @@ export class ControlStore {
   }
 
   async listWorkspaces(orgId: string): Promise<WorkspaceSummary[]> {
-    return (await this.rows(sql`${SUMMARY_SELECT} WHERE w.org_id = ${orgId} ORDER BY w.slug`)).map(toSummary);
+    return (await this.rows(sql`${SUMMARY_SELECT} WHERE w.org_id = ${orgId} ORDER BY w.slug`)).map((row) => this.summaryOf(row));
   }
 
   async findWorkspaceSummary(orgSlug: string, slug: string): Promise<WorkspaceSummary | undefined> {
     const row = await this.one(sql`${SUMMARY_SELECT} WHERE o.slug = ${orgSlug} AND w.slug = ${slug}`);
-    return row ? toSummary(row) : undefined;
+    return row ? this.summaryOf(row) : undefined;
   }
 
   /** Changes name and database settings (through WorkspaceCache.change, so every instance reloads it and reopens its pool). */
   async updateWorkspace(id: string, name: string, database: WorkspaceRecord['database']): Promise<void> {
-    await this.rows(sql`UPDATE ${t('workspaces')} SET name = ${name}, database = ${jsonb(database)} WHERE id = ${id}`);
+    await this.rows(sql`UPDATE ${t('workspaces')} SET name = ${name}, database = ${jsonb(this.sealedDatabase(database))} WHERE id = ${id}`);
   }
 
   async createWorkspace(org: OrgRecord, slug: string, name: string, database: WorkspaceRecord['database']): Promise<WorkspaceRecord> {
     const id = randomUUID();
     try {
       await this.rows(sql`INSERT INTO ${t('workspaces')} (id, org_id, slug, name, database)
-        VALUES (${id}, ${org.id}, ${slug}, ${name}, ${jsonb(database)})`);
+        VALUES (${id}, ${org.id}, ${slug}, ${name}, ${jsonb(this.sealedDatabase(database))})`);
     } catch (error) {
       if (isUniqueViolation(error)) throw new ApiError('CONFLICT', `workspace '${slug}' already exists in '${org.slug}'`);
       throw error;
@@ -210,12 +248,12 @@ export class ControlStore {
 
   async findWorkspace(orgSlug: string, slug: string): Promise<WorkspaceRecord | undefined> {
     const row = await this.one(sql`${WORKSPACE_SELECT} WHERE o.slug = ${orgSlug} AND w.slug = ${slug}`);
-    return row ? toWorkspace(row) : undefined;
+    return row ? this.workspaceOf(row) : undefined;
   }
 
   async findWorkspaceById(id: string): Promise<WorkspaceRecord | undefined> {
     const row = await this.one(sql`${WORKSPACE_SELECT} WHERE w.id = ${id}`);
-    return row ? toWorkspace(row) : undefined;
+    return row ? this.workspaceOf(row) : undefined;
   }
 
   async workspaceVersion(id: string): Promise<number | undefined> {

@@ -1,8 +1,9 @@
 /** Admin API (DESIGN §10, §12). Thin: payload checks and logic live in core/control. */
 import Router from '@koa/router';
 import type { Context } from 'koa';
+import type { Logger } from 'pino';
 import { applyEntityOptions } from '../../core/control/entity-options.ts';
-import { readIdentityProvider } from '../../core/control/identity-provider.ts';
+import { identityProviderWarnings, readIdentityProvider, refusePrivateHosts } from '../../core/control/identity-provider.ts';
 import { migrationFlagBody, readMigrationFlag } from '../../core/control/migration-flag.ts';
 import type { WorkspaceRuntime } from '../../core/workspace/runtime.ts';
 import { syncById } from '../../core/control/workspaces.ts';
@@ -15,6 +16,15 @@ import { addApiKeyRoutes } from './admin-api-keys.ts';
 import { addWorkspaceRoutes } from './admin-workspaces.ts';
 import { lookedUp, ownerAccess } from './context.ts';
 import { param } from './params.ts';
+import type { IdentityProviderConfig } from '../../core/workspace/types.ts';
+
+/** Saved, but open wider than the owner may think: said in the answer's `meta.warnings` and in the log. */
+function warnOnSave(ctx: Context, logger: Logger, config: IdentityProviderConfig): { meta?: { warnings: string[] } } {
+  const warnings = identityProviderWarnings(config);
+  if (warnings.length === 0) return {};
+  for (const warning of warnings) logger.warn({ requestId: ctx.state.requestId, org: param(ctx, 'org'), ws: param(ctx, 'ws'), setting: 'audience' }, warning);
+  return { meta: { warnings } };
+}
 
 async function ownedWorkspace(ctx: Context, services: Services): Promise<WorkspaceRuntime> {
   const [org, ws] = [param(ctx, 'org'), param(ctx, 'ws')];
@@ -73,9 +83,11 @@ export function adminRoutes(services: Services): Router {
 
   router.put(`${ws}/identity-provider`, body, async (ctx) => {
     const runtime = await ownedWorkspace(ctx, services);
-    const config = readIdentityProvider(ctx.request.body);
+    const allowPrivate = services.settings.idpAllowPrivate;
+    const config = readIdentityProvider(ctx.request.body, allowPrivate);
+    await refusePrivateHosts(config, allowPrivate);
     await workspaces.change(runtime.workspace.id, (tx) => tx.saveIdentityProvider(runtime.workspace.id, config));
-    ctx.body = { data: config };
+    ctx.body = { data: config, ...warnOnSave(ctx, services.logger, config) };
   });
 
   router.get(`${ws}/identity-provider`, async (ctx) => {

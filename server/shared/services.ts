@@ -18,6 +18,11 @@ export interface ServiceSettings {
   readonly jsonLimitBytes: number;
   /** CSV import body limit in bytes (IMPORT_LIMIT_BYTES; at most 100 MiB). */
   readonly importLimitBytes: number;
+  /**
+   * IDP_ALLOW_PRIVATE: identity-provider URLs may point at loopback, link-local and private
+   * addresses (a self-hosted network); off, they are refused (core/outbound-address.ts).
+   */
+  readonly idpAllowPrivate: boolean;
 }
 
 /** What the process is doing; read by /readyz and the response headers. */

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { LISTENER_APPLICATION_NAME } from '../../dialects/postgres/index.ts';
-import { ADMIN_TOKEN } from '../support/harness.ts';
+import { ADMIN_TOKEN, TEST_SECRETS_KEY } from '../support/harness.ts';
 import { freePort } from '../support/free-port.ts';
 import { PG_ADMIN_URL } from '../support/vendors.ts';
 import { compiledMain } from './build.ts';
@@ -49,6 +49,9 @@ function instanceEnv(dir: string, controlUrl: string, extra: Record<string, stri
     HOST: '127.0.0.1',
     DATA_DIR: dir,
     CONTROL_DATABASE_URL: controlUrl,
+    SECRETS_KEY: TEST_SECRETS_KEY,
+    // The test identity providers listen on 127.0.0.1.
+    IDP_ALLOW_PRIVATE: 'true',
     ADMIN_TOKEN,
     LOG_LEVEL: 'warn',
     SHUTDOWN_DRAIN_SECONDS: '0',

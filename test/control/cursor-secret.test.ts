@@ -6,7 +6,7 @@
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type RunningService } from '../../server/start.ts';
-import { ADMIN_TOKEN, fetchJson } from '../support/harness.ts';
+import { ADMIN_TOKEN, fetchJson, TEST_SECRETS_KEY } from '../support/harness.ts';
 import { startTwoInstances, type TwoInstances } from '../support/control-database.ts';
 import { postgresTarget, vendorsToRun } from '../support/vendors.ts';
 
@@ -40,7 +40,7 @@ describe.each(servers)('the cursor secret is shared by a deployment ($name contr
     expect(onB.status).toBe(200);
     expect(onB.body.data.map((r: { id: number }) => r.id)).toEqual([6, 7, 8, 9, 10]);
     // A restart is a new process reading the store: the key it finds is the one the cursor was signed with.
-    const later = await startService({ adminToken: ADMIN_TOKEN, logger: pino({ level: 'silent' }), controlDatabaseUrl: instances?.controlUrl ?? '' });
+    const later = await startService({ adminToken: ADMIN_TOKEN, logger: pino({ level: 'silent' }), controlDatabaseUrl: instances?.controlUrl ?? '', secretsKey: TEST_SECRETS_KEY });
     try {
       expect(later.services.cursorSecret).toBe(a.services.cursorSecret);
       const again = await list(later, `after=${cursor}&size=5`);

@@ -8,7 +8,7 @@ import { createInterface } from 'node:readline';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type RunningService } from '../../server/start.ts';
-import { ADMIN_TOKEN, fetchJson, type CallOptions, startWorkspace, type TestWorkspace } from '../support/harness.ts';
+import { ADMIN_TOKEN, fetchJson, type CallOptions, startWorkspace, TEST_SECRETS_KEY, type TestWorkspace } from '../support/harness.ts';
 import { createControlDatabase, type ControlDatabase } from '../support/control-database.ts';
 import { pgliteTarget, postgresTarget, vendorsToRun, type ProvisionedDatabase } from '../support/vendors.ts';
 import { count, doneOf, EventReader, gatedStream, importFile, jobOf, resumeFile, sync, viewUuidOf } from '../support/import-calls.ts';
@@ -24,7 +24,7 @@ function rowsOf(prefix: string, from: number, to: number): string {
 /** The service in a child process (tsx), resolved with its URL once it listens. */
 async function startChild(controlUrl: string): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'test/import/service-child.ts'], {
-    env: { ...process.env, CONTROL_DATABASE_URL: controlUrl, ADMIN_TOKEN },
+    env: { ...process.env, CONTROL_DATABASE_URL: controlUrl, ADMIN_TOKEN, SECRETS_KEY: TEST_SECRETS_KEY },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const line = await new Promise<string>((resolve, reject) => {
@@ -92,7 +92,7 @@ describe.each(servers)('a job whose process was killed, control store on $name',
     child.kill('SIGKILL');
     await new Promise((resolve) => child?.once('exit', resolve));
 
-    second = await startService({ controlDatabaseUrl: controlUrl, adminToken: ADMIN_TOKEN, logger: pino({ level: 'silent' }) });
+    second = await startService({ controlDatabaseUrl: controlUrl, adminToken: ADMIN_TOKEN, secretsKey: TEST_SECRETS_KEY, logger: pino({ level: 'silent' }) });
     const ws2 = clientOf(second.url, apiKey, db);
     expect(await jobOf(ws2, jobId)).toMatchObject({ state: 'INTERRUPTED', batchesDone: 1, successCount: 500 });
     const resumed = await resumeFile(ws2, jobId, `code,qty\n${rowsOf('k', 1, 700)}`);

@@ -7,6 +7,7 @@ import { startService } from '../../server/start.ts';
 
 const service = await startService({
   controlDatabaseUrl: process.env.CONTROL_DATABASE_URL ?? '',
+  secretsKey: process.env.SECRETS_KEY ?? '',
   adminToken: process.env.ADMIN_TOKEN ?? '',
   logger: pino({ level: 'silent' }),
 });

@@ -4,6 +4,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { TEST_SECRETS_KEY } from '../support/harness.ts';
 import { runMain, stackLines } from './child.ts';
 
 describe('configuration checked before anything starts', () => {
@@ -38,8 +39,8 @@ describe('configuration checked before anything starts', () => {
 
   it('an unreachable control database: one line naming the host, no password, exit non-zero in bounded time', async () => {
     const started = Date.now();
-    const refused = runMain({ DATA_DIR: join(dir, 'refused'), CONTROL_DATABASE_URL: 'postgres://postgres:s3cret-pw@127.0.0.1:1/nothing', ADMIN_TOKEN: 'wda_0123456789abcdefghijklmnop' });
-    const unknown = runMain({ DATA_DIR: join(dir, 'unknown'), CONTROL_DATABASE_URL: 'postgres://postgres:s3cret-pw@no-such-host.invalid:5432/db', ADMIN_TOKEN: 'wda_0123456789abcdefghijklmnop' });
+    const refused = runMain({ DATA_DIR: join(dir, 'refused'), CONTROL_DATABASE_URL: 'postgres://postgres:s3cret-pw@127.0.0.1:1/nothing', SECRETS_KEY: TEST_SECRETS_KEY, ADMIN_TOKEN: 'wda_0123456789abcdefghijklmnop' });
+    const unknown = runMain({ DATA_DIR: join(dir, 'unknown'), CONTROL_DATABASE_URL: 'postgres://postgres:s3cret-pw@no-such-host.invalid:5432/db', SECRETS_KEY: TEST_SECRETS_KEY, ADMIN_TOKEN: 'wda_0123456789abcdefghijklmnop' });
     expect(await refused.exited()).not.toBe(0);
     expect(await unknown.exited()).not.toBe(0);
     expect(Date.now() - started).toBeLessThan(30_000);
@@ -59,7 +60,7 @@ describe('configuration checked before anything starts', () => {
     const port = (silent.address() as AddressInfo).port;
     try {
       const started = Date.now();
-      const child = runMain({ DATA_DIR: join(dir, 'silent'), CONTROL_DATABASE_URL: `postgres://postgres@127.0.0.1:${port}/db`, CONTROL_CONNECT_TIMEOUT_SECONDS: '2' });
+      const child = runMain({ DATA_DIR: join(dir, 'silent'), CONTROL_DATABASE_URL: `postgres://postgres@127.0.0.1:${port}/db`, SECRETS_KEY: TEST_SECRETS_KEY, CONTROL_CONNECT_TIMEOUT_SECONDS: '2' });
       expect(await child.exited()).not.toBe(0);
       expect(Date.now() - started).toBeLessThan(15_000);
       expect(child.stderr().trim()).toBe(`CONTROL_DATABASE_URL: cannot reach the control database at 127.0.0.1:${port}/db (no answer within 2 s)`);

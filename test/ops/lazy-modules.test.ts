@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createControlDatabase, type ControlDatabase } from '../support/control-database.ts';
+import { TEST_SECRETS_KEY } from '../support/harness.ts';
 import { postgresTarget, vendorsToRun } from '../support/vendors.ts';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
@@ -75,7 +76,7 @@ describe.skipIf(servers.length === 0)('modules loaded by a service on a PostgreS
 
   it('leave out PGlite, and the rate limiter when no limit is set', () => {
     const start = `const { default: pino } = await import('pino');
-      const service = await startService({ logger: pino({ level: 'silent' }), adminToken: 'wda_lazy-modules-admin-token-0123456789', controlDatabaseUrl: ${JSON.stringify(control.url)}, port: 0, host: '127.0.0.1' });
+      const service = await startService({ logger: pino({ level: 'silent' }), adminToken: 'wda_lazy-modules-admin-token-0123456789', controlDatabaseUrl: ${JSON.stringify(control.url)}, secretsKey: ${JSON.stringify(TEST_SECRETS_KEY)}, port: 0, host: '127.0.0.1' });
       const answer = await fetch(service.url + '/readyz');
       if (answer.status !== 200) throw new Error('not ready: ' + answer.status);
       await service.close();`;

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createControlDatabase, type ControlDatabase } from '../support/control-database.ts';
+import { TEST_SECRETS_KEY } from '../support/harness.ts';
 import { postgresTarget, vendorsToRun } from '../support/vendors.ts';
 import { listeningUrl, logLines, runMain, stackLines, type Child } from './child.ts';
 
@@ -32,7 +33,7 @@ describe.runIf(servers.length > 0)('production start on a PostgreSQL control sto
   });
 
   function start(env: Record<string, string>): Child {
-    const child = runMain({ PORT: '0', LOG_LEVEL: 'info', CONTROL_DATABASE_URL: controlUrl, ADMIN_TOKEN: TOKEN, ...env });
+    const child = runMain({ PORT: '0', LOG_LEVEL: 'info', CONTROL_DATABASE_URL: controlUrl, SECRETS_KEY: TEST_SECRETS_KEY, ADMIN_TOKEN: TOKEN, ...env });
     children.push(child);
     return child;
   }

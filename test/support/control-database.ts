@@ -6,7 +6,7 @@
 import pg from 'pg';
 import pino from 'pino';
 import { startService, type RunningService } from '../../server/start.ts';
-import { ADMIN_TOKEN, fetchJson } from './harness.ts';
+import { ADMIN_TOKEN, fetchJson, TEST_SECRETS_KEY, TEST_SETTINGS } from './harness.ts';
 import { uniqueName } from './names.ts';
 import { PG_ADMIN_URL, type ProvisionedDatabase, type VendorTarget } from './vendors.ts';
 
@@ -49,7 +49,7 @@ export interface TwoInstances {
  */
 export async function startTwoInstances(target: VendorTarget): Promise<TwoInstances> {
   const control = await createControlDatabase();
-  const options = { adminToken: ADMIN_TOKEN, logger: pino({ level: 'silent' }), controlDatabaseUrl: control.url };
+  const options = { adminToken: ADMIN_TOKEN, logger: pino({ level: 'silent' }), controlDatabaseUrl: control.url, secretsKey: TEST_SECRETS_KEY, settings: TEST_SETTINGS };
   const a = await startService(options);
   const b = await startService(options);
   const db = await target.provision(a, true);

@@ -10,6 +10,15 @@ import { type ProvisionedDatabase, type VendorTarget } from './vendors.ts';
 
 export const ADMIN_TOKEN = 'wda_test-admin-token-0123456789';
 
+/**
+ * Settings every test service starts with: the test identity providers listen on 127.0.0.1, so
+ * the private-address rule's opt-in (IDP_ALLOW_PRIVATE) is on unless a test turns it off.
+ */
+export const TEST_SETTINGS = { idpAllowPrivate: true } as const;
+
+/** SECRETS_KEY of services the tests start on a shared control store (required there). */
+export const TEST_SECRETS_KEY = '5ec7e75ec7e75ec7e75ec7e75ec7e75ec7e75ec7e75ec7e75ec7e75ec7e75ec7';
+
 export interface ApiResponse {
   status: number;
   headers: Headers;
@@ -75,7 +84,7 @@ export interface WorkspaceOptions {
 }
 
 export async function startWorkspace(target: VendorTarget, options: WorkspaceOptions = {}): Promise<TestWorkspace> {
-  const service = await startService({ adminToken: ADMIN_TOKEN, logger: options.logger ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }), ...(options.settings ? { settings: options.settings } : {}), ...(target.dialects ? { dialects: target.dialects } : {}), ...(options.embeddedThread ? { embeddedThread: options.embeddedThread } : {}), ...(options.concurrentPerCredential ? { concurrentPerCredential: options.concurrentPerCredential } : {}) });
+  const service = await startService({ adminToken: ADMIN_TOKEN, logger: options.logger ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }), settings: { ...TEST_SETTINGS, ...options.settings }, ...(target.dialects ? { dialects: target.dialects } : {}), ...(options.embeddedThread ? { embeddedThread: options.embeddedThread } : {}), ...(options.concurrentPerCredential ? { concurrentPerCredential: options.concurrentPerCredential } : {}) });
   const db = await target.provision(service, options.fixture ?? true);
   const org = options.org ?? 'acme';
   const ws = options.ws ?? 'shop';

@@ -65,7 +65,7 @@ interface Verified {
   readonly config: IdentityProviderConfig;
 }
 
-export function externalJwtPlugin(providerOf: IdentityProviderLookup, keySets = new KeySetCache()): AuthPlugin {
+export function externalJwtPlugin(providerOf: IdentityProviderLookup, keySets: KeySetCache): AuthPlugin {
   const verified = new Map<string, Verified>();
   // A workspace that does not exist answers as one without an identity provider.
   const lookup = async (workspaceId: string) => (workspaceId === NO_SUCH_WORKSPACE ? null : providerOf(workspaceId));

@@ -25,9 +25,9 @@ export function discoveryUrl(issuer: string): string {
   return `${issuer.replace(/\/+$/, '')}/.well-known/openid-configuration`;
 }
 
-async function discoverJwksUri(issuer: string): Promise<string> {
+async function discoverJwksUri(issuer: string, allowPrivate: boolean): Promise<string> {
   try {
-    const document = (await fetchJsonDocument(discoveryUrl(issuer))) as { jwks_uri?: unknown } | null;
+    const document = (await fetchJsonDocument(discoveryUrl(issuer), { allowPrivate })) as { jwks_uri?: unknown } | null;
     if (typeof document?.jwks_uri !== 'string') throw new FetchFailed('no jwks_uri');
     return new URL(document.jwks_uri).toString();
   } catch {
@@ -40,8 +40,8 @@ function isKeySetDocument(value: unknown): boolean {
   return Array.isArray(keys) && keys.every((k) => typeof k === 'object' && k !== null && !Array.isArray(k));
 }
 
-async function fetchKeySet(url: string, headers: Headers): Promise<unknown> {
-  const document = await fetchJsonDocument(url, headers);
+async function fetchKeySet(url: string, headers: Headers, allowPrivate: boolean): Promise<unknown> {
+  const document = await fetchJsonDocument(url, { allowPrivate, headers });
   if (!isKeySetDocument(document)) throw new FetchFailed('not a JSON Web Key Set');
   return document;
 }
@@ -51,7 +51,11 @@ export class KeySetCache {
   private readonly discoveries = new Map<string, { uri: string; at: number }>();
   private readonly gate: FailureGate;
 
-  constructor(backoff: BackoffOptions = FAILURE_BACKOFF) {
+  /** `allowPrivate`: IDP_ALLOW_PRIVATE, the private-address rule's opt-in (core/outbound-address.ts). */
+  constructor(
+    private readonly allowPrivate: boolean,
+    backoff: BackoffOptions = FAILURE_BACKOFF,
+  ) {
     this.gate = new FailureGate(backoff);
   }
 
@@ -75,14 +79,14 @@ export class KeySetCache {
    * caller; junk, a redirect, a timeout or an error status is a failure the gate remembers.
    */
   private readonly gatedKeySetFetch: FetchImplementation = async (url, options) => {
-    const document = await this.gate.run(`jwks ${url}`, () => fetchKeySet(url, options.headers));
+    const document = await this.gate.run(`jwks ${url}`, () => fetchKeySet(url, options.headers, this.allowPrivate));
     return new Response(JSON.stringify(document), { status: 200, headers: { 'content-type': 'application/json' } });
   };
 
   private async discover(issuer: string): Promise<string> {
     const cached = this.discoveries.get(issuer);
     if (cached && Date.now() - cached.at < DISCOVERY_TTL_MS) return cached.uri;
-    const uri = await this.gate.run(`discovery ${issuer}`, () => discoverJwksUri(issuer));
+    const uri = await this.gate.run(`discovery ${issuer}`, () => discoverJwksUri(issuer, this.allowPrivate));
     this.discoveries.set(issuer, { uri, at: Date.now() });
     return uri;
   }

@@ -1,4 +1,7 @@
-/** The instance's own ES256 key, created once and kept in the control store so every instance shares it. */
+/**
+ * The instance's own ES256 key, created once and kept in the control store so every instance shares
+ * it; sealed there like every secret of the store (core/secret-box.ts).
+ */
 import { exportJWK, generateKeyPair, importJWK, type JWK } from 'jose';
 import { randomBytes } from 'node:crypto';
 import type { ControlStore } from '../../../core/workspace/store.ts';
@@ -28,13 +31,13 @@ async function createKey(store: ControlStore): Promise<StoredKey> {
     privateJwk: await exportJWK(privateKey),
     publicJwk: { ...(await exportJWK(publicKey)), kid, alg: 'ES256', use: 'sig' },
   };
-  await store.setSetting(SETTING, stored);
+  await store.setSecretSetting(SETTING, stored);
   // Two instances may race at first start: whoever wrote last wins, and both read that one back.
-  return (await store.getSetting<StoredKey>(SETTING)) ?? stored;
+  return (await store.getSecretSetting<StoredKey>(SETTING)) ?? stored;
 }
 
 export async function loadSigningKey(store: ControlStore): Promise<SigningKey> {
-  const stored = (await store.getSetting<StoredKey>(SETTING)) ?? (await createKey(store));
+  const stored = (await store.getSecretSetting<StoredKey>(SETTING)) ?? (await createKey(store));
   const privateKey = (await importJWK(stored.privateJwk, 'ES256')) as PrivateKey;
   return { kid: stored.kid, privateKey, publicJwk: stored.publicJwk };
 }
