@@ -88,6 +88,8 @@ export type DbErrorKind =
   | 'check_violation'
   | 'invalid_value'
   | 'undefined_column'
+  /** A table the statement names is gone (dropped or renamed behind the service's back). */
+  | 'undefined_table'
   | 'undefined_function'
   | 'division_by_zero'
   | 'deadlock'
@@ -98,6 +100,8 @@ export interface DbError {
   /** Constraint or column the database named, when it did. Never shown verbatim to clients. */
   readonly constraint?: string;
   readonly column?: string;
+  /** Table the database named (`undefined_table`), possibly schema-qualified. Never shown verbatim. */
+  readonly table?: string;
 }
 
 /** A single-table insert of one or more rows; values already coerced to column types. */

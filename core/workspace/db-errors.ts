@@ -2,6 +2,7 @@
 import type { BoundDialect } from '../../dialects/dialect.ts';
 import { ApiError, serviceUnavailable } from '../errors.ts';
 import type { Entity } from '../schema/model.ts';
+import { missingObject, schemaOutOfSync } from './schema-drift.ts';
 
 function fieldOfColumn(entity: Entity, column: string | undefined): string | undefined {
   return column ? entity.fields.find((f) => f.column === column)?.name : undefined;
@@ -33,6 +34,9 @@ export function translateDbError(dialect: BoundDialect, entity: Entity, error: u
       return serviceUnavailable('the workspace database is unavailable; try again shortly', error);
     case 'deadlock':
       return serviceUnavailable('the request conflicted with a concurrent one; try again', error);
+    case 'undefined_column':
+    case 'undefined_table':
+      return schemaOutOfSync(entity, missingObject(entity, mapped), error);
     default:
       return error;
   }

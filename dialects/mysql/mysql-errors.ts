@@ -25,6 +25,7 @@ const KIND_BY_ERRNO: Record<number, DbErrorKind> = {
   4025: 'check_violation', // ER_CONSTRAINT_FAILED (MariaDB)
   1365: 'division_by_zero', // ER_DIVISION_BY_ZERO (strict mode, in writes)
   1054: 'undefined_column', // ER_BAD_FIELD_ERROR
+  1146: 'undefined_table', // ER_NO_SUCH_TABLE
   1305: 'undefined_function', // ER_SP_DOES_NOT_EXIST
   1630: 'undefined_function', // ER_FUNC_INEXISTENT_NAME_COLLISION
   1213: 'deadlock', // ER_LOCK_DEADLOCK
@@ -68,7 +69,7 @@ function lastName(fragment: string | undefined): string | undefined {
   return names[names.length - 1];
 }
 
-function detailsOf(kind: DbErrorKind, message: string): Pick<DbError, 'constraint' | 'column'> {
+function detailsOf(kind: DbErrorKind, message: string): Pick<DbError, 'constraint' | 'column' | 'table'> {
   switch (kind) {
     case 'unique_violation': {
       // "Duplicate entry 'x' for key 'email'" (MariaDB); MySQL 8.0.19+ says 'customers.email'.
@@ -95,6 +96,11 @@ function detailsOf(kind: DbErrorKind, message: string): Pick<DbError, 'constrain
       const match = /(?:column|field)\s+((?:`(?:[^`]|``)*`\.?)+|'(?:[^']|'')*')/i.exec(message);
       const column = lastName(match?.[1]);
       return column !== undefined ? { column } : {};
+    }
+    case 'undefined_table': {
+      // "Table 'db.t' doesn't exist": the name as one quoted string, schema-qualified.
+      const table = /table '((?:[^']|'')*)'/i.exec(message)?.[1]?.replace(/''/g, "'");
+      return table !== undefined ? { table } : {};
     }
     default:
       return {};

@@ -16,6 +16,7 @@ const KIND_BY_SQLSTATE: Record<string, DbErrorKind> = {
   '22025': 'invalid_value', // invalid_escape_sequence (LIKE)
   '22012': 'division_by_zero',
   '42703': 'undefined_column',
+  '42P01': 'undefined_table',
   '42883': 'undefined_function',
   '40P01': 'deadlock',
   '40001': 'deadlock', // serialization_failure: retryable like a deadlock
@@ -29,6 +30,23 @@ const KIND_BY_SQLSTATE: Record<string, DbErrorKind> = {
 };
 
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND']);
+
+/**
+ * The name in "column t0.note does not exist", "column "note" of relation "orders" does not exist"
+ * and "relation "ws.orders" does not exist": the server sets no `column`/`table` field for these,
+ * and quotes names in the message without escaping. Returned without quotes, maybe qualified
+ * (`t0.note`); the caller matches it against the names it knows.
+ */
+function missingName(message: string): string | undefined {
+  return /^(?:column|relation) (.+?)(?: of relation ".*")? does not exist$/.exec(message)?.[1]?.replace(/"/g, '');
+}
+
+function undefinedObject(kind: DbErrorKind, message: unknown): Pick<DbError, 'column' | 'table'> {
+  const name = typeof message === 'string' ? missingName(message) : undefined;
+  if (name === undefined) return {};
+  if (kind === 'undefined_column') return { column: name };
+  return kind === 'undefined_table' ? { table: name } : {};
+}
 
 interface PgLikeError {
   code?: unknown;
@@ -51,5 +69,6 @@ export function mapPostgresError(error: unknown): DbError | null {
     kind,
     ...(typeof e.constraint === 'string' ? { constraint: e.constraint } : {}),
     ...(typeof e.column === 'string' ? { column: e.column } : {}),
+    ...undefinedObject(kind, e.message),
   };
 }
