@@ -95,8 +95,13 @@ export type DbErrorKind =
   | 'deadlock'
   | 'connection_lost';
 
+/** Why a connection could not be made, as far as the driver tells (`connection_lost` only). */
+export type ConnectionCause = 'host_not_found' | 'connection_refused' | 'authentication_failed' | 'database_missing' | 'timeout';
+
 export interface DbError {
   readonly kind: DbErrorKind;
+  /** `connection_lost`: the class of cause, when the driver's code tells it. */
+  readonly connection?: ConnectionCause;
   /** Constraint or column the database named, when it did. Never shown verbatim to clients. */
   readonly constraint?: string;
   readonly column?: string;

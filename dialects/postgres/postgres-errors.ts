@@ -1,4 +1,4 @@
-import type { DbError, DbErrorKind } from '../dialect.ts';
+import type { ConnectionCause, DbError, DbErrorKind } from '../dialect.ts';
 
 /** SQLSTATE classes, PostgreSQL manual Appendix A. */
 const KIND_BY_SQLSTATE: Record<string, DbErrorKind> = {
@@ -29,7 +29,24 @@ const KIND_BY_SQLSTATE: Record<string, DbErrorKind> = {
   '3D000': 'connection_lost', // invalid_catalog_name: the database does not exist
 };
 
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND']);
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN']);
+
+/** Connection failures by SQLSTATE or socket code; the class of cause is shown, never the driver's text. */
+const CAUSE_BY_CODE: Record<string, ConnectionCause> = {
+  ENOTFOUND: 'host_not_found',
+  EAI_AGAIN: 'host_not_found',
+  ECONNREFUSED: 'connection_refused',
+  ETIMEDOUT: 'timeout',
+  '28P01': 'authentication_failed',
+  '28000': 'authentication_failed',
+  '3D000': 'database_missing',
+};
+
+function connectionCause(code: string, message: unknown): Pick<DbError, 'connection'> {
+  // pg's own connect timeout is a plain Error: "Connection terminated due to connection timeout".
+  const cause = CAUSE_BY_CODE[code] ?? (typeof message === 'string' && /connection timeout/i.test(message) ? 'timeout' : undefined);
+  return cause ? { connection: cause } : {};
+}
 
 /**
  * The name in "column t0.note does not exist", "column "note" of relation "orders" does not exist"
@@ -70,5 +87,6 @@ export function mapPostgresError(error: unknown): DbError | null {
     ...(typeof e.constraint === 'string' ? { constraint: e.constraint } : {}),
     ...(typeof e.column === 'string' ? { column: e.column } : {}),
     ...undefinedObject(kind, e.message),
+    ...(kind === 'connection_lost' ? connectionCause(code, e.message) : {}),
   };
 }
