@@ -109,7 +109,7 @@ describe.skipIf(!available)('mysql error mapping', () => {
     const dead = await dialect.connect({ vendor: 'mysql', url: url.toString() });
     const refused = await dead.query({ text: 'SELECT 1', params: [] }).catch((e: unknown) => e);
     await dead.close();
-    expect(dialect.errors(refused)).toEqual({ kind: 'connection_lost' });
+    expect(dialect.errors(refused)).toEqual({ kind: 'connection_lost', connection: 'connection_refused' });
   });
 
   it('maps messages of MySQL 8 too (table-qualified key names)', () => {
