@@ -9,7 +9,7 @@ import { rename, rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { Readable, Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { failure } from './http-failure.ts';
+import { failure, request } from './http-failure.ts';
 
 export interface ExportArgs {
   /** An entity name (with org and ws) or a view slug (without). */
@@ -84,7 +84,7 @@ function progress(counter: RecordCounter, header: number, started: number): () =
 export async function runExport(args: ExportArgs): Promise<number> {
   const out = resolve(process.env.WDAPI_CWD ?? process.cwd(), args.out);
   const part = `${out}.part`;
-  const response = await fetch(`${args.url}${exportPath(args)}`, { headers: { authorization: `Bearer ${args.token}` } });
+  const response = await request(`${args.url}${exportPath(args)}`, { headers: { authorization: `Bearer ${args.token}` } });
   if (!response.ok || !response.body) throw await failure(response);
   const counter = new RecordCounter(args.format === 'csv');
   const stop = progress(counter, args.format === 'csv' ? 1 : 0, Date.now());

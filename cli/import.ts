@@ -8,7 +8,7 @@ import { basename, dirname, extname, join, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ProgressBar } from './progress.ts';
-import { failure } from './http-failure.ts';
+import { failure, request } from './http-failure.ts';
 
 export interface ImportArgs {
   readonly file: string;
@@ -29,7 +29,7 @@ type Event = Record<string, any>;
 const TYPES: Record<string, string> = { '.tsv': 'text/tab-separated-values', '.txt': 'text/plain' };
 
 async function api(args: ImportArgs, path: string, init: RequestInit = {}): Promise<Response> {
-  return fetch(`${args.url}${path}`, { ...init, headers: { authorization: `Bearer ${args.token}`, ...(init.headers ?? {}) } });
+  return request(`${args.url}${path}`, { ...init, headers: { authorization: `Bearer ${args.token}`, ...(init.headers ?? {}) } });
 }
 
 /** A saved mapping is named on the command line; the API takes its id. */

@@ -88,16 +88,25 @@ export type DbErrorKind =
   | 'check_violation'
   | 'invalid_value'
   | 'undefined_column'
+  /** A table the statement names is gone (dropped or renamed behind the service's back). */
+  | 'undefined_table'
   | 'undefined_function'
   | 'division_by_zero'
   | 'deadlock'
   | 'connection_lost';
 
+/** Why a connection could not be made, as far as the driver tells (`connection_lost` only). */
+export type ConnectionCause = 'host_not_found' | 'connection_refused' | 'authentication_failed' | 'database_missing' | 'timeout';
+
 export interface DbError {
   readonly kind: DbErrorKind;
+  /** `connection_lost`: the class of cause, when the driver's code tells it. */
+  readonly connection?: ConnectionCause;
   /** Constraint or column the database named, when it did. Never shown verbatim to clients. */
   readonly constraint?: string;
   readonly column?: string;
+  /** Table the database named (`undefined_table`), possibly schema-qualified. Never shown verbatim. */
+  readonly table?: string;
 }
 
 /** A single-table insert of one or more rows; values already coerced to column types. */

@@ -32,7 +32,7 @@ function banner(config: Config, service: RunningService): string {
   if (service.demo) {
     lines.push(
       `  demo API key:       ${service.demo.apiKey}`,
-      `  try:                curl -H "Authorization: Bearer <demo API key>" "${service.url}/api/v1/demo/demo/orders?expand=customer&size=5"`,
+      `  try:                curl -H "Authorization: Bearer ${service.demo.apiKey}" "${service.url}/api/v1/demo/demo/orders?expand=customer&size=5"`,
     );
   }
   return `${lines.join('\n')}\n`;

@@ -3,8 +3,8 @@
  * control database it can reach. Failures are StartupErrors: one plain line for the operator
  * (server/main.ts prints it), never a stack trace, never a password.
  */
-import { accessSync, constants, mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { accessSync, constants, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import type { Driver } from '../dialects/dialect.ts';
 
 export class StartupError extends Error {
@@ -14,10 +14,23 @@ export class StartupError extends Error {
   }
 }
 
+/**
+ * Creates the folder and its missing parents one level at a time. Node's `recursive: true` never
+ * returns for a path under /proc (it retries the parent's ENOENT forever, Node 20); one level at a
+ * time the first refusal is thrown.
+ */
+function makeFolders(dir: string): void {
+  const absolute = resolve(dir);
+  if (existsSync(absolute)) return;
+  const parent = dirname(absolute);
+  if (parent !== absolute) makeFolders(parent);
+  mkdirSync(absolute);
+}
+
 /** Creates the folder if needed and writes a probe file; returns the problem, if any. */
 export function dataDirProblem(dir: string): string | undefined {
   try {
-    mkdirSync(dir, { recursive: true });
+    makeFolders(dir);
     accessSync(dir, constants.W_OK);
     const probe = join(dir, `.write-probe-${process.pid}`);
     writeFileSync(probe, '');

@@ -5,6 +5,7 @@
 import type { DatabaseConfig, Dialect, DialectRegistry, Driver } from '../../dialects/dialect.ts';
 import { validationFailed } from '../errors.ts';
 import type { PayloadReader } from '../payload.ts';
+import { connectionCauseText } from '../workspace/connection-cause.ts';
 
 const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 const DATABASE_KEYS = ['vendor', 'url', 'schema', 'poolSize'];
@@ -71,8 +72,15 @@ export function readDatabase(reader: PayloadReader, dialects: DialectRegistry, c
   };
 }
 
+class ProbeTimeout extends Error {}
+
 function timeout(ms: number): Promise<never> {
-  return new Promise((_resolve, reject) => setTimeout(() => reject(new Error('timed out')), ms).unref());
+  return new Promise((_resolve, reject) => setTimeout(() => reject(new ProbeTimeout('timed out')), ms).unref());
+}
+
+function connectProblem(dialect: Dialect, error: unknown): string {
+  const cause = error instanceof ProbeTimeout ? 'timeout' : dialect.errors(error)?.connection;
+  return `could not connect: ${connectionCauseText(cause, 'the database could not be reached or its catalog read; check host, port, credentials and database name')}`;
 }
 
 /**
@@ -91,7 +99,7 @@ export async function probeDatabase(dialect: Dialect, database: DatabaseConfig):
     exists = await Promise.race([check(), timeout(PROBE_TIMEOUT_MS)]);
   } catch (error) {
     // The cause is for the log only (DNS, login, missing database): the error renderer never sends it.
-    const problem = { field: 'database.url', rule: 'connect', message: 'could not connect to the database or read its catalog; check host, port, credentials and database name' };
+    const problem = { field: 'database.url', rule: 'connect', message: connectProblem(dialect, error) };
     throw validationFailed([problem], error);
   } finally {
     // Not awaited: a pool still dialling an unreachable host ends when its attempt does.

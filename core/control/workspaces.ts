@@ -11,6 +11,7 @@ import type { WorkspaceSummary } from '../workspace/store.ts';
 import { syncWorkspace, type SyncResult } from './sync.ts';
 import type { OrgRecord, WorkspaceRecord } from '../workspace/types.ts';
 import { describeDatabase, probeDatabase, readDatabase } from './workspace-database.ts';
+import { connectionCauseText } from '../workspace/connection-cause.ts';
 
 /** The workspace record of the admin API: no introspection, the database URL without its password. */
 export function describeWorkspace(workspace: WorkspaceSummary): Record<string, unknown> {
@@ -31,8 +32,9 @@ export async function syncById(cache: WorkspaceCache, workspace: WorkspaceRecord
     return await syncWorkspace(cache, workspace, dialect, driver);
   } catch (error) {
     if (error instanceof ApiError) throw error;
-    if (dialect.errors(error)?.kind === 'connection_lost') {
-      throw serviceUnavailable(`the database of workspace '${workspace.slug}' cannot be reached`, error);
+    const mapped = dialect.errors(error);
+    if (mapped?.kind === 'connection_lost') {
+      throw serviceUnavailable(`the database of workspace '${workspace.slug}' cannot be reached: ${connectionCauseText(mapped.connection, 'the connection failed')}`, error);
     }
     throw error;
   }

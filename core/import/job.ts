@@ -24,7 +24,7 @@ export type ImportEvent =
   | { event: 'started'; jobId: string; mapping: Record<string, string>; skippedColumns: string[] }
   | { event: 'progress'; batch: number; batchesDone: number; rowsRead: number; successCount: number; errorCount: number }
   | { event: 'done'; jobId: string; totalCount: number; successCount: number; failureCount: number; skippedCount: number; failedBatches: FailedBatch[] }
-  | { event: 'error'; code: string; message: string };
+  | { event: 'error'; code: string; message: string; details?: unknown };
 
 /** Told about every batch this process wrote (metrics); core knows no metrics library. */
 export interface ImportObserver {
@@ -284,6 +284,7 @@ class ImportRun {
         ? { code: 'INTERRUPTED', message: 'the connection was lost; committed batches stay imported and the job can be resumed' }
         : { code: 'INTERNAL_ERROR', message: 'the import stopped on an internal error; committed batches stay imported and the job can be resumed' };
     await this.ctx.jobs.finishJob(this.jobId, lost ? 'INTERRUPTED' : 'FAILED', this.totals, reason).catch((e: unknown) => this.ctx.logError(e));
-    emit({ event: 'error', ...reason });
+    // Details tell a client what to do (SCHEMA_OUT_OF_SYNC names what is missing); the job keeps code and message.
+    emit({ event: 'error', ...reason, ...(known?.details !== undefined ? { details: known.details } : {}) });
   }
 }

@@ -4,8 +4,8 @@
  */
 import { badRequest } from '../errors.ts';
 import { QueryReader, type QueryParams, type QuerySpec } from './query-params.ts';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type FilterRequest, type SortDirection } from './request.ts';
-import { nonNegativeInteger, parseFilters } from './parse-request.ts';
+import type { FilterRequest, SortDirection } from './request.ts';
+import { pageNumber, pageSize, parseFilters } from './parse-request.ts';
 
 export const METRIC_KINDS = ['count', 'countDistinct', 'sum', 'avg', 'min', 'max'] as const;
 export type MetricKind = (typeof METRIC_KINDS)[number];
@@ -112,8 +112,7 @@ function parseSort(params: QueryReader): AggregateSortRequest[] {
 
 export function parseAggregateRequest(query: QueryParams): AggregateRequest {
   const params = new QueryReader(query, AGGREGATE_QUERY);
-  const size = nonNegativeInteger(params, 'size', DEFAULT_PAGE_SIZE);
-  if (size < 1 || size > MAX_PAGE_SIZE) throw badRequest(`'size' must be between 1 and ${MAX_PAGE_SIZE}, got ${size}`);
+  const size = pageSize(params);
   const where = params.single('where');
   return {
     groupBy: parseGroupBy(params),
@@ -121,7 +120,7 @@ export function parseAggregateRequest(query: QueryParams): AggregateRequest {
     filters: parseFilters(params),
     ...(where === undefined ? {} : { where }),
     sort: parseSort(params),
-    page: nonNegativeInteger(params, 'page', 0),
+    page: pageNumber(params),
     size,
   };
 }

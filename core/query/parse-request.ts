@@ -32,11 +32,23 @@ export const READ_QUERY: QuerySpec = {
 /** The list routes (record list, view data query) take `where` too (DESIGN §13). */
 export const LIST_QUERY: QuerySpec = { ...READ_QUERY, single: [...READ_QUERY.single, 'where'] };
 
-export function nonNegativeInteger(params: QueryReader, name: string, fallback: number): number {
+/** An integer parameter within bounds; every bad value, whatever is wrong with it, gets the same message. */
+function boundedInteger(params: QueryReader, name: string, bounds: { min: number; max: number }, fallback: number): number {
   const text = params.single(name);
   if (text === undefined) return fallback;
-  if (!/^\d{1,9}$/.test(text)) throw badRequest(`'${name}' must be a non-negative integer, got '${text}'`);
-  return Number(text);
+  const value = /^\d{1,9}$/.test(text) ? Number(text) : NaN;
+  if (!(value >= bounds.min && value <= bounds.max)) throw badRequest(`'${name}' must be an integer between ${bounds.min} and ${bounds.max}, got '${text}'`);
+  return value;
+}
+
+const MAX_PAGE = 999_999_999;
+
+export function pageNumber(params: QueryReader): number {
+  return boundedInteger(params, 'page', { min: 0, max: MAX_PAGE }, 0);
+}
+
+export function pageSize(params: QueryReader): number {
+  return boundedInteger(params, 'size', { min: 1, max: MAX_PAGE_SIZE }, DEFAULT_PAGE_SIZE);
 }
 
 function parsePaths(params: QueryReader, name: string): string[][] | null {
@@ -140,11 +152,9 @@ function whereOf(params: QueryReader): { where?: string } {
 
 export function parseReadRequest(query: QueryParams, spec: QuerySpec = READ_QUERY): ReadRequest {
   const params = new QueryReader(query, spec);
-  const size = nonNegativeInteger(params, 'size', DEFAULT_PAGE_SIZE);
-  if (size < 1 || size > MAX_PAGE_SIZE) throw badRequest(`'size' must be between 1 and ${MAX_PAGE_SIZE}, got ${size}`);
   return {
-    page: nonNegativeInteger(params, 'page', 0),
-    size,
+    page: pageNumber(params),
+    size: pageSize(params),
     sort: parseSort(params),
     expand: parsePaths(params, 'expand'),
     fields: parsePaths(params, 'fields'),

@@ -2,6 +2,8 @@
 import type { BoundDialect } from '../../dialects/dialect.ts';
 import { ApiError, serviceUnavailable } from '../errors.ts';
 import type { Entity } from '../schema/model.ts';
+import { missingObject, schemaOutOfSync } from './schema-drift.ts';
+import { connectionCauseText } from './connection-cause.ts';
 
 function fieldOfColumn(entity: Entity, column: string | undefined): string | undefined {
   return column ? entity.fields.find((f) => f.column === column)?.name : undefined;
@@ -30,9 +32,12 @@ export function translateDbError(dialect: BoundDialect, entity: Entity, error: u
     case 'invalid_value':
       return new ApiError('VALIDATION_FAILED', `a value is not valid for its column${field ? ` (${field})` : ''}`, [{ field: field ?? null, rule: 'type', message: 'is not a valid value for the column' }]);
     case 'connection_lost':
-      return serviceUnavailable('the workspace database is unavailable; try again shortly', error);
+      return serviceUnavailable(`the workspace database is unavailable: ${connectionCauseText(mapped.connection, 'the connection failed')}; try again shortly`, error);
     case 'deadlock':
       return serviceUnavailable('the request conflicted with a concurrent one; try again', error);
+    case 'undefined_column':
+    case 'undefined_table':
+      return schemaOutOfSync(entity, missingObject(entity, mapped), error);
     default:
       return error;
   }

@@ -27,6 +27,7 @@ const KIND_BY_NUMBER: Record<number, DbErrorKind> = {
   537: 'invalid_value', // Invalid length parameter passed to the LEFT or SUBSTRING function
   8134: 'division_by_zero', // Divide by zero error encountered
   207: 'undefined_column', // Invalid column name '…'
+  208: 'undefined_table', // Invalid object name '…' (a table or view, maybe schema-qualified)
   195: 'undefined_function', // '…' is not a recognized built-in function name
   4121: 'undefined_function', // Cannot find either column "…" or the user-defined function "…"
   1205: 'deadlock', // Transaction was deadlocked … chosen as the deadlock victim
@@ -86,9 +87,10 @@ function quoted(pattern: RegExp, message: string): string | undefined {
   return pattern.exec(message)?.[1];
 }
 
-function detailsOf(kind: DbErrorKind, number: number, message: string): Pick<DbError, 'constraint' | 'column'> {
+function detailsOf(kind: DbErrorKind, number: number, message: string): Pick<DbError, 'constraint' | 'column' | 'table'> {
   let constraint: string | undefined;
   let column: string | undefined;
+  let table: string | undefined;
   switch (kind) {
     case 'unique_violation':
       constraint = number === 2601 ? quoted(/unique index '([^']*)'/i, message) : quoted(/constraint '([^']*)'/i, message);
@@ -105,10 +107,13 @@ function detailsOf(kind: DbErrorKind, number: number, message: string): Pick<DbE
     case 'undefined_column':
       column = quoted(/column name '([^']*)'/i, message);
       break;
+    case 'undefined_table':
+      table = quoted(/object name '([^']*)'/i, message);
+      break;
     default:
       break;
   }
-  return { ...(constraint !== undefined ? { constraint } : {}), ...(column !== undefined ? { column } : {}) };
+  return { ...(constraint !== undefined ? { constraint } : {}), ...(column !== undefined ? { column } : {}), ...(table !== undefined ? { table } : {}) };
 }
 
 function mapOne(e: MssqlLikeError): DbError | null {

@@ -3,7 +3,7 @@
  * Reference", MariaDB "MariaDB Error Codes"); client-side failures carry a string `code`.
  * The constraint or column a message names is parsed out; it is never shown to clients.
  */
-import type { DbError, DbErrorKind } from '../dialect.ts';
+import type { ConnectionCause, DbError, DbErrorKind } from '../dialect.ts';
 
 const KIND_BY_ERRNO: Record<number, DbErrorKind> = {
   1062: 'unique_violation', // ER_DUP_ENTRY
@@ -25,6 +25,7 @@ const KIND_BY_ERRNO: Record<number, DbErrorKind> = {
   4025: 'check_violation', // ER_CONSTRAINT_FAILED (MariaDB)
   1365: 'division_by_zero', // ER_DIVISION_BY_ZERO (strict mode, in writes)
   1054: 'undefined_column', // ER_BAD_FIELD_ERROR
+  1146: 'undefined_table', // ER_NO_SUCH_TABLE
   1305: 'undefined_function', // ER_SP_DOES_NOT_EXIST
   1630: 'undefined_function', // ER_FUNC_INEXISTENT_NAME_COLLISION
   1213: 'deadlock', // ER_LOCK_DEADLOCK
@@ -50,8 +51,25 @@ const CONNECTION_CODES = new Set([
   'EPIPE',
   'ETIMEDOUT',
   'ENOTFOUND',
+  'EAI_AGAIN',
   'EHOSTUNREACH',
 ]);
+
+/** Connection failures by errno or socket code; the class of cause is shown, never the driver's text. */
+const CAUSE_BY_CODE: Record<string, ConnectionCause> = {
+  ENOTFOUND: 'host_not_found',
+  EAI_AGAIN: 'host_not_found',
+  ECONNREFUSED: 'connection_refused',
+  ETIMEDOUT: 'timeout',
+  1045: 'authentication_failed', // ER_ACCESS_DENIED_ERROR
+  1044: 'authentication_failed', // ER_DBACCESS_DENIED_ERROR: this user may not use that database
+  1049: 'database_missing', // ER_BAD_DB_ERROR
+};
+
+function connectionCause(errno: number | undefined, code: string): Pick<DbError, 'connection'> {
+  const cause = (errno !== undefined ? CAUSE_BY_CODE[errno] : undefined) ?? CAUSE_BY_CODE[code];
+  return cause ? { connection: cause } : {};
+}
 
 interface MysqlLikeError {
   errno?: unknown;
@@ -68,7 +86,7 @@ function lastName(fragment: string | undefined): string | undefined {
   return names[names.length - 1];
 }
 
-function detailsOf(kind: DbErrorKind, message: string): Pick<DbError, 'constraint' | 'column'> {
+function detailsOf(kind: DbErrorKind, message: string): Pick<DbError, 'constraint' | 'column' | 'table'> {
   switch (kind) {
     case 'unique_violation': {
       // "Duplicate entry 'x' for key 'email'" (MariaDB); MySQL 8.0.19+ says 'customers.email'.
@@ -96,6 +114,11 @@ function detailsOf(kind: DbErrorKind, message: string): Pick<DbError, 'constrain
       const column = lastName(match?.[1]);
       return column !== undefined ? { column } : {};
     }
+    case 'undefined_table': {
+      // "Table 'db.t' doesn't exist": the name as one quoted string, schema-qualified.
+      const table = /table '((?:[^']|'')*)'/i.exec(message)?.[1]?.replace(/''/g, "'");
+      return table !== undefined ? { table } : {};
+    }
     default:
       return {};
   }
@@ -113,5 +136,5 @@ export function mapMysqlError(error: unknown): DbError | null {
   if (!kind && e.fatal === true) kind = 'connection_lost';
   if (!kind) return null;
   const message = typeof e.sqlMessage === 'string' ? e.sqlMessage : typeof e.message === 'string' ? e.message : '';
-  return { kind, ...detailsOf(kind, message) };
+  return { kind, ...detailsOf(kind, message), ...(kind === 'connection_lost' ? connectionCause(errno, code) : {}) };
 }

@@ -1,4 +1,4 @@
-import type { DbError, DbErrorKind } from '../dialect.ts';
+import type { ConnectionCause, DbError, DbErrorKind } from '../dialect.ts';
 
 /** SQLSTATE classes, PostgreSQL manual Appendix A. */
 const KIND_BY_SQLSTATE: Record<string, DbErrorKind> = {
@@ -16,6 +16,7 @@ const KIND_BY_SQLSTATE: Record<string, DbErrorKind> = {
   '22025': 'invalid_value', // invalid_escape_sequence (LIKE)
   '22012': 'division_by_zero',
   '42703': 'undefined_column',
+  '42P01': 'undefined_table',
   '42883': 'undefined_function',
   '40P01': 'deadlock',
   '40001': 'deadlock', // serialization_failure: retryable like a deadlock
@@ -28,7 +29,41 @@ const KIND_BY_SQLSTATE: Record<string, DbErrorKind> = {
   '3D000': 'connection_lost', // invalid_catalog_name: the database does not exist
 };
 
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND']);
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN']);
+
+/** Connection failures by SQLSTATE or socket code; the class of cause is shown, never the driver's text. */
+const CAUSE_BY_CODE: Record<string, ConnectionCause> = {
+  ENOTFOUND: 'host_not_found',
+  EAI_AGAIN: 'host_not_found',
+  ECONNREFUSED: 'connection_refused',
+  ETIMEDOUT: 'timeout',
+  '28P01': 'authentication_failed',
+  '28000': 'authentication_failed',
+  '3D000': 'database_missing',
+};
+
+function connectionCause(code: string, message: unknown): Pick<DbError, 'connection'> {
+  // pg's own connect timeout is a plain Error: "Connection terminated due to connection timeout".
+  const cause = CAUSE_BY_CODE[code] ?? (typeof message === 'string' && /connection timeout/i.test(message) ? 'timeout' : undefined);
+  return cause ? { connection: cause } : {};
+}
+
+/**
+ * The name in "column t0.note does not exist", "column "note" of relation "orders" does not exist"
+ * and "relation "ws.orders" does not exist": the server sets no `column`/`table` field for these,
+ * and quotes names in the message without escaping. Returned without quotes, maybe qualified
+ * (`t0.note`); the caller matches it against the names it knows.
+ */
+function missingName(message: string): string | undefined {
+  return /^(?:column|relation) (.+?)(?: of relation ".*")? does not exist$/.exec(message)?.[1]?.replace(/"/g, '');
+}
+
+function undefinedObject(kind: DbErrorKind, message: unknown): Pick<DbError, 'column' | 'table'> {
+  const name = typeof message === 'string' ? missingName(message) : undefined;
+  if (name === undefined) return {};
+  if (kind === 'undefined_column') return { column: name };
+  return kind === 'undefined_table' ? { table: name } : {};
+}
 
 interface PgLikeError {
   code?: unknown;
@@ -51,5 +86,7 @@ export function mapPostgresError(error: unknown): DbError | null {
     kind,
     ...(typeof e.constraint === 'string' ? { constraint: e.constraint } : {}),
     ...(typeof e.column === 'string' ? { column: e.column } : {}),
+    ...undefinedObject(kind, e.message),
+    ...(kind === 'connection_lost' ? connectionCause(code, e.message) : {}),
   };
 }

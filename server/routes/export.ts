@@ -127,7 +127,8 @@ async function* batchTexts(batches: AsyncIterable<Cell[][]>): AsyncGenerator<str
 
 function errorEvent(error: unknown): string {
   const known = error instanceof ApiError ? error : new ApiError('INTERNAL_ERROR', 'the export stopped on an unexpected error');
-  return `${JSON.stringify({ event: 'error', code: known.code, message: known.message })}\n`;
+  const details = known.details !== undefined ? { details: known.details } : {};
+  return `${JSON.stringify({ event: 'error', code: known.code, message: known.message, ...details })}\n`;
 }
 
 async function* ndjsonLines(exported: RecordExport<JsonRecord>, first: JsonRecord[]): AsyncGenerator<string> {

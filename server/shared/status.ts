@@ -18,6 +18,8 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   METHOD_NOT_ALLOWED: 405,
   NOT_IMPLEMENTED: 501,
   SCHEMA_MIGRATION_IN_PROGRESS: 503,
+  /** The workspace database no longer has a table or column the service holds; an owner's sync fixes it. */
+  SCHEMA_OUT_OF_SYNC: 503,
   SERVICE_UNAVAILABLE: 503,
   /** The process listens but has not finished starting (server/early-server.ts). */
   STARTING: 503,

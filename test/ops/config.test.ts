@@ -37,6 +37,15 @@ describe('configuration checked before anything starts', () => {
     expect(stackLines(child.stderr())).toEqual([]);
   }, 60_000);
 
+  it('a DATA_DIR that cannot be created under /proc: one line and exit 78, not a hang', async () => {
+    const child = runMain({ DATA_DIR: '/proc/nope' });
+    // A generous bound as a hang detector: Node's recursive mkdir never returns on such a path.
+    const code = await Promise.race([child.exited(), new Promise((resolve) => setTimeout(() => resolve('hung'), 20_000))]);
+    if (code === 'hung') child.process.kill('SIGKILL');
+    expect(code).toBe(78);
+    expect(child.stderr().trim().split('\n')).toEqual(["DATA_DIR: cannot write to '/proc/nope' (ENOENT)"]);
+  }, 60_000);
+
   it('an unreachable control database: one line naming the host, no password, exit non-zero in bounded time', async () => {
     const started = Date.now();
     const refused = runMain({ DATA_DIR: join(dir, 'refused'), CONTROL_DATABASE_URL: 'postgres://postgres:s3cret-pw@127.0.0.1:1/nothing', SECRETS_KEY: TEST_SECRETS_KEY, ADMIN_TOKEN: 'wda_0123456789abcdefghijklmnop' });

@@ -83,6 +83,22 @@ describe('request log levels and the streamed import line', () => {
 
 const servers = await vendorsToRun([postgresTarget, mariadbTarget]);
 
+/**
+ * Makes every read of orders fail with an error no mapper knows (a missing table or column is a
+ * known one: SCHEMA_OUT_OF_SYNC). The table becomes a view that raises (PostgreSQL) or whose base
+ * table is gone (MariaDB, "View … references invalid table(s)").
+ */
+async function breakOrdersReads(vendor: string, db: ProvisionedDatabase): Promise<void> {
+  await db.query(`ALTER TABLE ${db.table('orders')} RENAME TO orders_base`);
+  if (vendor === 'mariadb') {
+    await db.query(`CREATE VIEW ${db.table('orders')} AS SELECT * FROM ${db.table('orders_base')}`);
+    await db.query(`DROP TABLE ${db.table('orders_base')}`);
+    return;
+  }
+  await db.query(`CREATE FUNCTION fail_read() RETURNS int LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'orders cannot be read'; END $$`);
+  await db.query(`CREATE VIEW ${db.table('orders')} AS SELECT b.* FROM ${db.table('orders_base')} b WHERE fail_read() = 1`);
+}
+
 /** MariaDB keeps sessions on a dropped database open (PostgreSQL's forced drop ends them): end them. */
 async function endSessions(vendor: string, database: string): Promise<void> {
   if (vendor !== 'mariadb') return;
@@ -128,8 +144,7 @@ describe.each(servers)('a workspace database that is gone on $name', (target) =>
   });
 
   it('an unexpected database error is 500 with the request id only, logged at error with the cause', async () => {
-    // Behind the service's back: its model still has the table.
-    await db.query(`DROP TABLE ${db.table('orders')}`);
+    await breakOrdersReads(target.name, db);
     const res = await fetchJson(`${service.url}/api/v1/logs/gone/orders`, 'GET', {}, key);
     expect(res.status).toBe(500);
     expect(res.body.error).toEqual({ code: 'INTERNAL_ERROR', message: `internal error; request id ${res.headers.get('x-request-id')}` });

@@ -68,6 +68,8 @@ describe('npm start on a fresh clone', () => {
     expect(orgs.status).toBe(200);
     const key = apiKeyOf(output);
     expect(key).toMatch(/^wdk_/);
+    // The banner's example runs as printed: the key is in it, not a placeholder.
+    expect(output).toContain(`try:                curl -H "Authorization: Bearer ${key}" "http://127.0.0.1:${port}/api/v1/demo/demo/orders?expand=customer&size=5"`);
     const list = await fetch(`http://127.0.0.1:${port}/api/v1/demo/demo/orders?expand=customer,customer.region&size=5`, { headers: { authorization: `Bearer ${key}` } });
     expect(list.status).toBe(200);
     const body = (await list.json()) as { data: { customer: { region: unknown } }[]; meta: { totalElements: number } };

@@ -7,7 +7,8 @@
 import sql from 'mssql';
 import { describe, expect, it } from 'vitest';
 import { mapMssqlError } from '../../../dialects/mssql/index.ts';
-import { dialect } from './mssql-model.ts';
+import { missingObject, schemaOutOfSync } from '../../../core/workspace/schema-drift.ts';
+import { dialect, fixtureModel } from './mssql-model.ts';
 
 function serverError(number: number, message: string): sql.RequestError {
   return new sql.RequestError(Object.assign(new Error(message), { info: { number, message, state: 1, class: 16 } }) as never, 'EREQUEST');
@@ -29,6 +30,7 @@ const CASES: readonly (readonly [number, string, ReturnType<typeof mapMssqlError
   [8115, 'Arithmetic overflow error converting float to data type numeric.', { kind: 'invalid_value' }],
   [8134, 'Divide by zero error encountered.', { kind: 'division_by_zero' }],
   [207, "Invalid column name 'nope'.", { kind: 'undefined_column', column: 'nope' }],
+  [208, "Invalid object name 'dbo.orders'.", { kind: 'undefined_table', table: 'dbo.orders' }],
   [195, "'GREATEST' is not a recognized built-in function name.", { kind: 'undefined_function' }],
   [1205, 'Transaction (Process ID 57) was deadlocked on lock resources with another process and has been chosen as the deadlock victim. Rerun the transaction.', { kind: 'deadlock' }],
   [1222, 'Lock request time out period exceeded.', { kind: 'deadlock' }],
@@ -76,5 +78,27 @@ describe('client-side failures', () => {
   it('login failures and cancellations are not connection losses', () => {
     expect(mapMssqlError(new sql.ConnectionError("Login failed for user 'sa'.", 'ELOGIN'))).toBeNull();
     expect(mapMssqlError(new sql.RequestError('Canceled.', 'ECANCEL'))).toBeNull();
+  });
+});
+
+describe('SQL Server: a table or column gone behind the service', () => {
+  const missingIn = async (number: number, message: string) => {
+    const orders = (await fixtureModel()).entities.get('orders');
+    const mapped = mapMssqlError(serverError(number, message));
+    if (!orders || !mapped) throw new Error('fixture or mapping missing');
+    return schemaOutOfSync(orders, missingObject(orders, mapped), undefined);
+  };
+
+  it('names the missing table or column from the schema the service holds', async () => {
+    const table = await missingIn(208, "Invalid object name 'dbo.orders'.");
+    expect(table.code).toBe('SCHEMA_OUT_OF_SYNC');
+    expect(table.details).toEqual({ entity: 'orders', missing: { kind: 'table', name: 'orders' } });
+    expect((await missingIn(207, "Invalid column name 'note'.")).details).toEqual({ entity: 'orders', missing: { kind: 'column', name: 'note' } });
+  });
+
+  it('a name the entity does not know is left out, never echoed', async () => {
+    const error = await missingIn(207, "Invalid column name 'secret_internal'.");
+    expect(error.details).toEqual({ entity: 'orders', missing: { kind: 'column' } });
+    expect(error.message).not.toContain('secret_internal');
   });
 });

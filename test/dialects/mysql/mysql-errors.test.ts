@@ -59,6 +59,13 @@ describe.skipIf(!available)('mysql error mapping', () => {
     expect(await failure(db.driver, 'SELECT no_such_function(1)')).toEqual({ kind: 'undefined_function' });
   });
 
+  it('a missing column keeps its qualifier; a missing table is named with its database', async () => {
+    expect(await failure(db.driver, 'SELECT t0.nope FROM regions t0')).toEqual({ kind: 'undefined_column', column: 't0.nope' });
+    const missing = await failure(db.driver, 'DELETE FROM gone WHERE id = 1');
+    expect(missing).toMatchObject({ kind: 'undefined_table' });
+    expect(missing?.table).toMatch(/\.gone$/);
+  });
+
   it('division by zero in a write under ERROR_FOR_DIVISION_BY_ZERO', async () => {
     const mode = String((await db.driver.query({ text: 'SELECT @@session.sql_mode AS m', params: [] })).rows[0]?.m);
     if (!mode.includes('ERROR_FOR_DIVISION_BY_ZERO')) return;
@@ -102,7 +109,7 @@ describe.skipIf(!available)('mysql error mapping', () => {
     const dead = await dialect.connect({ vendor: 'mysql', url: url.toString() });
     const refused = await dead.query({ text: 'SELECT 1', params: [] }).catch((e: unknown) => e);
     await dead.close();
-    expect(dialect.errors(refused)).toEqual({ kind: 'connection_lost' });
+    expect(dialect.errors(refused)).toEqual({ kind: 'connection_lost', connection: 'connection_refused' });
   });
 
   it('maps messages of MySQL 8 too (table-qualified key names)', () => {

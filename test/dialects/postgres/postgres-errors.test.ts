@@ -36,6 +36,15 @@ describe('mapPostgresError', () => {
     expect(await kindOf(text, [...params])).toBe(kind);
   });
 
+  it('a missing column or table names it as the server spelled it, quotes removed', async () => {
+    const failure = async (text: string) => db.query(text).then(() => null, (error: unknown) => mapPostgresError(error));
+    expect(await failure('SELECT t0.nope FROM parent t0')).toEqual({ kind: 'undefined_column', column: 't0.nope' });
+    expect(await failure('SELECT "Odd name" FROM parent')).toEqual({ kind: 'undefined_column', column: 'Odd name' });
+    expect(await failure('INSERT INTO parent (id, nope) VALUES (5, 1)')).toEqual({ kind: 'undefined_column', column: 'nope' });
+    expect(await failure('SELECT 1 FROM public.gone')).toEqual({ kind: 'undefined_table', table: 'public.gone' });
+    expect(await failure('DELETE FROM gone')).toEqual({ kind: 'undefined_table', table: 'gone' });
+  });
+
   it('leaves errors it does not know unmapped', () => {
     expect(mapPostgresError(new Error('boom'))).toBeNull();
     expect(mapPostgresError('not an error')).toBeNull();
