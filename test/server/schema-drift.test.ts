@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWorkspace, type ApiResponse, type TestWorkspace } from '../support/harness.ts';
 import { expectError } from '../support/http-expect.ts';
 import { vendorsToRun } from '../support/vendors.ts';
-import { importFile } from '../import/helpers.ts';
+import { importFile } from '../support/import-calls.ts';
 
 const vendors = await vendorsToRun();
 
