@@ -41,6 +41,8 @@ export interface ReadPolicy {
 export const NO_POLICY: ReadPolicy = { rowPredicates: () => [] };
 
 export interface ReadScope {
+  /** The workspace read, so a cursor signed in one workspace is refused in another (cursor.ts). */
+  readonly workspaceId: string;
   readonly model: SchemaModel;
   /** The view being read (the entity's default view for record endpoints). */
   readonly root: ViewShape;

@@ -43,6 +43,7 @@ export interface ReadOptions {
 function buildScope(runtime: WorkspaceRuntime, entityName: string, policy: ReadPolicy, viewUuid?: string): ReadScope {
   const root = viewShape(runtime, entityName, viewUuid);
   return {
+    workspaceId: runtime.workspace.id,
     model: runtime.model,
     root,
     defaultView: (name) => viewShape(runtime, name),
