@@ -63,7 +63,7 @@ function bind(ctx: CompileContext, target: Target, value: unknown): Sql {
 }
 
 /**
- * A boolean formula (`where`) as a condition. Behind guards (the row policy) it is nested in CASE,
+ * A boolean formula (`where`, or a filter on a computed column) as a condition. Behind guards (the row policy) it is nested in CASE,
  * whose branches every vendor evaluates in order, so it never runs on a row the guards hide.
  */
 function holdsSql(ctx: CompileContext, expr: Sql, guards: readonly Predicate[]): Sql {
@@ -74,6 +74,11 @@ function holdsSql(ctx: CompileContext, expr: Sql, guards: readonly Predicate[]):
 const COMPARISONS: Record<string, string> = { eq: '=', neq: '<>', gt: '>', gte: '>=', lt: '<', lte: '<=' };
 
 export function predicateSql(ctx: CompileContext, predicate: Predicate): Sql {
+  const unguarded = unguardedSql(ctx, predicate);
+  return predicate.guards ? holdsSql(ctx, unguarded, predicate.guards) : unguarded;
+}
+
+function unguardedSql(ctx: CompileContext, predicate: Predicate): Sql {
   const expr = targetExpr(ctx, predicate.target);
   const { op, value } = predicate;
   const comparison = COMPARISONS[op];

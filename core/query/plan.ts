@@ -74,6 +74,11 @@ export interface Predicate {
    * one-to-many relationship).
    */
   readonly value: unknown;
+  /**
+   * The row policy's predicates that must hold before this predicate is evaluated: a filter on a
+   * computed column runs its formula, which may raise (a failing CAST), only on rows they admit.
+   */
+  readonly guards?: readonly Predicate[];
 }
 
 /**
