@@ -168,6 +168,14 @@ describe.each(vendors)('where on $name', (target) => {
     expectRefused(await where(minuses(65)), 'too_deep');
   });
 
+  it('a CAST of text that does not parse is an error on every vendor, never a silent false', async () => {
+    const res = await where("CAST(CASE WHEN id = 1 THEN 'x' ELSE '1' END AS INTEGER) = 1");
+    expect(res.status, JSON.stringify(res.body)).toBe(400);
+    const decimal = await where("CAST(CASE WHEN id = 1 THEN '1.2.3' ELSE '1' END AS DECIMAL) = 1");
+    expect(decimal.status, JSON.stringify(decimal.body)).toBe(400);
+    expect(decimal.body.error.code).toBe(res.body.error.code);
+  });
+
   it('refuses text that grows exponentially (REPLACE nested 30 times) before it runs', async () => {
     const text = `${'REPLACE('.repeat(30)}status${", 'a', 'aa')".repeat(30)} = 'x'`;
     const res = await where(text);
