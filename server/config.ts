@@ -6,6 +6,7 @@
 // The files themselves, not their barrels: main.ts reads the environment before loading the service.
 import { IMPORT_LIMIT_BYTES } from '../core/import/csv-source.ts';
 import { parseSecretsKey } from '../core/secret-box.ts';
+import { DEFAULT_MAX_RESPONSE_ITEMS } from '../core/query/response-bound.ts';
 import { DEFAULT_KEY_PREFIX, type RateLimitOptions } from '../plugins/rate-limit/options.ts';
 import { DEFAULT_HTTP_LIMITS, type HttpLimits } from './http-server.ts';
 import { dataDirProblem } from './startup-checks.ts';
@@ -30,6 +31,8 @@ export interface Config {
   readonly adminToken: string | undefined;
   readonly publicUrl: string | undefined;
   readonly countEstimateThreshold: number;
+  /** MAX_RESPONSE_ITEMS: most rows and array items one page (or one exported row) may hold. */
+  readonly maxResponseItems: number;
   readonly importLimitBytes: number;
   /** Seed the demo: the embedded default (no CONTROL_DATABASE_URL) unless DEMO says otherwise. */
   readonly demo: boolean;
@@ -191,6 +194,7 @@ export function readConfig(env: Env, writableDir: (dir: string) => string | unde
     adminToken: adminToken(reader),
     publicUrl: reader.url('PUBLIC_URL', ['http:', 'https:'], 'an absolute http:// or https:// URL (the issuer of internal tokens)'),
     countEstimateThreshold: reader.integer('COUNT_ESTIMATE_THRESHOLD', 10_000, 0, Number.MAX_SAFE_INTEGER),
+    maxResponseItems: reader.integer('MAX_RESPONSE_ITEMS', DEFAULT_MAX_RESPONSE_ITEMS, 1000, Number.MAX_SAFE_INTEGER),
     importLimitBytes: reader.integer('IMPORT_LIMIT_BYTES', IMPORT_LIMIT_BYTES, 1, IMPORT_LIMIT_BYTES),
     demo,
     corsOrigins: corsOrigins(reader),

@@ -11,6 +11,7 @@ import { ControlStore } from '../core/workspace/store.ts';
 import type { Dialect, Driver } from '../dialects/dialect.ts';
 import { IMPORT_LIMIT_BYTES } from '../core/import/index.ts';
 import { advisoryLease, singleProcessLease } from '../core/import/owner-lease.ts';
+import { DEFAULT_MAX_RESPONSE_ITEMS } from '../core/query/response-bound.ts';
 import { createEmbeddedDriver, createPgDriver, EmbeddedDatabase, openPgSession, type EmbeddedThread } from '../dialects/postgres/index.ts';
 import { createDialectRegistry } from './dialect-registry.ts';
 import { adminTokenPlugin } from '../plugins/auth/admin-token/admin-token-plugin.ts';
@@ -111,7 +112,7 @@ export interface RunningService {
   close(drainMs?: number, deadlineMs?: number): Promise<void>;
 }
 
-const DEFAULT_SETTINGS: ServiceSettings = { countEstimateThreshold: 10_000, jsonLimitBytes: 10 * 1024 * 1024, importLimitBytes: IMPORT_LIMIT_BYTES, idpAllowPrivate: false };
+const DEFAULT_SETTINGS: ServiceSettings = { countEstimateThreshold: 10_000, maxResponseItems: DEFAULT_MAX_RESPONSE_ITEMS, jsonLimitBytes: 10 * 1024 * 1024, importLimitBytes: IMPORT_LIMIT_BYTES, idpAllowPrivate: false };
 const CONTROL_CONNECT_TIMEOUT_MS = 10_000;
 const DEFAULT_SHUTDOWN_DEADLINE_MS = 20_000;
 

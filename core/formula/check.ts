@@ -6,6 +6,7 @@
  */
 import type { Entity, SchemaModel } from '../schema/model.ts';
 import type { Expr, ExprKind, ExprOf, FieldRef } from './ast.ts';
+import { checkCost } from './cost.ts';
 import { formulaError, positionOf, setPosition } from './errors.ts';
 import { functionRegistry, paramKindAt } from './functions.ts';
 import { DEFAULT_MAX_DEPTH, resolveField, type ResolvedField } from './resolve.ts';
@@ -209,6 +210,7 @@ const handlers: { readonly [K in ExprKind]: Handler<ExprOf<K>> } = {
 export function checkFormula(ast: Expr, context: CheckContext): CheckedFormula {
   const checker = new Checker({ ...context, maxDepth: context.maxDepth ?? DEFAULT_MAX_DEPTH });
   const checked = checker.check(ast);
+  checkCost(checked);
   return {
     ast: checked,
     type: checker.typeOf(checked),

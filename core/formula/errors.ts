@@ -32,6 +32,7 @@ export type FormulaRefusal =
   | 'syntax'
   | 'too_long'
   | 'too_deep'
+  | 'too_costly'
   | 'unknown_field'
   | 'unsupported_field'
   | 'relationship_depth'

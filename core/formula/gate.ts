@@ -1,15 +1,15 @@
 /**
  * Gate 1 (spec rule 8): refuses forbidden constructs by name and position before parsing, so
  * an author reads "comments are not allowed" rather than a syntax error. Also bounds the work
- * a formula can cause: its length and its nesting (recursive descent uses the call stack).
+ * a formula can cause: its length and its nesting (recursive descent uses the call stack), with
+ * the same limit and message as the parsed tree's syntax depth.
  */
 import type { ILexingError, IToken } from 'chevrotain';
 import { formulaError, type FormulaPosition } from './errors.ts';
+import { MAX_NESTING, nestingError } from './syntax-depth.ts';
 import { Case, Comma, End, forbiddenTokens, formulaLexer, From, Identifier, LParen, Minus, Not, RParen } from './tokens.ts';
 
 export const MAX_FORMULA_LENGTH = 10_000;
-/** Parentheses, CASE and prefix-operator nesting allowed; deeper formulas are refused. */
-export const MAX_NESTING = 64;
 
 function positionOfToken(token: IToken): FormulaPosition {
   return { offset: token.startOffset, line: token.startLine ?? 1, column: token.startColumn ?? 1 };
@@ -85,7 +85,7 @@ function checkBalance(tokens: readonly IToken[]): void {
       throw formulaError('unbalanced_case', `unbalanced CASE/END: END at column ${position.column} has no matching CASE`, position);
     }
     if (parens.length + cases.length > MAX_NESTING || prefixRun > MAX_NESTING) {
-      throw formulaError('too_deep', `formula nests too deeply (more than ${MAX_NESTING} levels)`, positionOfToken(token));
+      throw nestingError(positionOfToken(token));
     }
   }
   const open = parens.pop();

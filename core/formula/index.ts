@@ -19,12 +19,12 @@ export { checkFormula } from './check.ts';
 export { emitFormula } from './emit.ts';
 export { evaluateFormula } from './evaluate.ts';
 export { functionRegistry } from './functions.ts';
-export { MAX_FORMULA_LENGTH, MAX_NESTING } from './gate.ts';
-export { MAX_AST_DEPTH, parseFormula } from './parse.ts';
+export { MAX_FORMULA_LENGTH } from './gate.ts';
+export { MAX_TREE_DEPTH, parseFormula } from './parse.ts';
 export { printFormula } from './print.ts';
 export { formulaError, positionOf } from './errors.ts';
 export { mapFormula, relocateFormula } from './substitute.ts';
-export { nodeBeyondDepth, syntaxDepth } from './syntax-depth.ts';
+export { MAX_NESTING, nodeBeyondDepth, syntaxDepth } from './syntax-depth.ts';
 export { DEFAULT_MAX_DEPTH, formulaTypeOf } from './resolve.ts';
 export { FormulaEvaluationError } from './values.ts';
 

@@ -2,13 +2,19 @@
 import type { IRecognitionException } from 'chevrotain';
 import { EOF } from './chevrotain.ts';
 import { childrenOf, type Expr } from './ast.ts';
-import { endPosition, formulaError, type FormulaPosition } from './errors.ts';
+import { endPosition, formulaError, positionOf, type FormulaPosition } from './errors.ts';
 import { lexFormula } from './gate.ts';
 import { formulaParser } from './parser.ts';
+import { MAX_NESTING, nestingError, nodeBeyondDepth } from './syntax-depth.ts';
 import { cstToAst } from './to-ast.ts';
 
-/** Deepest AST accepted; evaluation, checking and emission recurse over the tree. */
-export const MAX_AST_DEPTH = 200;
+/**
+ * Deepest raw tree accepted. Checking, emission and evaluation recurse over the tree, and an
+ * associative chain (one level of syntax depth) is as deep as it is long: this bounds the
+ * recursion well inside the call stack (about 3,000 levels fail) while every OR/AND chain of a
+ * 4,096-character `where` (at most about 820 terms) fits.
+ */
+export const MAX_TREE_DEPTH = 1000;
 
 function errorPosition(error: IRecognitionException, text: string): FormulaPosition {
   const token = error.token;
@@ -33,8 +39,10 @@ export function parseFormula(text: string): Expr {
     throw formulaError('syntax', `${error.message} (column ${position.column})`, position);
   }
   const ast = cstToAst(cst);
-  if (depthOf(ast, MAX_AST_DEPTH + 1) > MAX_AST_DEPTH) {
-    throw formulaError('too_deep', `formula nests too deeply (more than ${MAX_AST_DEPTH} levels)`);
+  if (depthOf(ast, MAX_TREE_DEPTH + 1) > MAX_TREE_DEPTH) {
+    throw formulaError('too_long', `formula chains more than ${MAX_TREE_DEPTH} operators one after another`);
   }
+  const deep = nodeBeyondDepth(ast, MAX_NESTING);
+  if (deep) throw nestingError(positionOf(deep));
   return ast;
 }

@@ -63,7 +63,7 @@ function bind(ctx: CompileContext, target: Target, value: unknown): Sql {
 }
 
 /**
- * A boolean formula (`where`) as a condition. Behind guards (the row policy) it is nested in CASE,
+ * A boolean formula (`where`, or a filter on a computed column) as a condition. Behind guards (the row policy) it is nested in CASE,
  * whose branches every vendor evaluates in order, so it never runs on a row the guards hide.
  */
 function holdsSql(ctx: CompileContext, expr: Sql, guards: readonly Predicate[]): Sql {
@@ -109,7 +109,8 @@ const PREDICATE_SQL: Record<Predicate['op'], PredicateSql> = {
 };
 
 export function predicateSql(ctx: CompileContext, predicate: Predicate): Sql {
-  return PREDICATE_SQL[predicate.op](ctx, targetExpr(ctx, predicate.target), predicate);
+  const unguarded = PREDICATE_SQL[predicate.op](ctx, targetExpr(ctx, predicate.target), predicate);
+  return predicate.guards ? holdsSql(ctx, unguarded, predicate.guards) : unguarded;
 }
 
 /** `(p1) AND (p2) …`: every condition of a read or a write is a conjunction. */

@@ -29,10 +29,14 @@ function stableJson(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
-/** What a cursor is tied to: the entity or view read, and every request member that narrows or orders the rows. */
+/**
+ * What a cursor is tied to: the workspace and entity (or view) read, and every request member that
+ * narrows or orders the rows. The cursor secret is the deployment's, so without the workspace the
+ * same sort on a table of the same name in another workspace would accept the cursor.
+ */
 export function queryIdentity(scope: ReadScope, request: ReadRequest): string {
   const narrowing = Object.fromEntries(Object.entries(request).filter(([key]) => !PER_PAGE.has(key)));
-  const source = scope.viewUuid ? { view: scope.viewUuid } : { entity: scope.root.entity.name };
+  const source = { workspace: scope.workspaceId, entity: scope.root.entity.name, ...(scope.viewUuid ? { view: scope.viewUuid } : {}) };
   return stableJson({ ...source, ...narrowing });
 }
 

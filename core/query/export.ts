@@ -17,6 +17,7 @@ import { keysetAfter } from './cursor.ts';
 import { copiedCsv } from './export-copy.ts';
 import type { Keyset, OutputNode, ReadPlan, ReadScope } from './plan.ts';
 import { planRead } from './plan-read.ts';
+import { checkResponseItems, DEFAULT_MAX_RESPONSE_ITEMS } from './response-bound.ts';
 import { assembleWithArrays } from './read.ts';
 import type { ReadRequest } from './request.ts';
 
@@ -58,6 +59,8 @@ export interface CopiedExport {
 
 export interface ExportOptions {
   readonly batchRows?: number;
+  /** Most items one exported row may carry in its arrays (MAX_RESPONSE_ITEMS); default DEFAULT_MAX_RESPONSE_ITEMS. */
+  readonly maxResponseItems?: number;
 }
 
 function entityAt(output: OutputNode, path: readonly string[]): string {
@@ -123,6 +126,8 @@ function source(database: Database, plan: ReadPlan, select: SelectOptions, optio
  */
 export function exportRecords(database: Database, scope: ReadScope, request: ReadRequest, options: ExportOptions = {}): RecordExport<JsonRecord> {
   const plan = planExport(scope, request);
+  // Unpaged: the bound holds per row, so memory stays flat however many rows stream.
+  checkResponseItems(plan, 1, options.maxResponseItems ?? DEFAULT_MAX_RESPONSE_ITEMS);
   const { source: from, parts } = source(database, plan, TIMESTAMPS_AS_TEXT, options);
   const assemble = assembler(parts.columns, database.dialect.capabilities.jsonArrivesAsText, wireValueOfExport);
   const batches = converted(from, (rows) => assembleWithArrays(database.driver, database.dialect, { assemble, arrays: parts.arrays }, rows));

@@ -28,8 +28,16 @@ export function planFilter(scope: ReadScope, joins: JoinRegistry, filter: Filter
   const hop = firstArrayHop(scope, filter.path);
   if (hop) return planExists(scope, joins, filter, hop.at, hop.relationship);
   const target = resolveTarget(scope, joins, [], filter.path, 'filter');
-  if (target.kind === 'computed') requireFormulaJoins(joins, target.hops, target.computed);
-  return { target, op: filter.op, value: coerceFilterValue(target, filter.op, filter.value) };
+  const value = coerceFilterValue(target, filter.op, filter.value);
+  if (target.kind !== 'computed') return { target, op: filter.op, value };
+  requireFormulaJoins(joins, target.hops, target.computed);
+  return { target, op: filter.op, value, ...guardsAt(scope, joins, target.hops) };
+}
+
+/** The row policy of the entity at `hops`, re-rooted there: what a computed column's formula runs behind. */
+function guardsAt(scope: ReadScope, joins: JoinRegistry, hops: readonly string[]): { guards?: readonly Predicate[] } {
+  const guards = scope.policy.rowPredicates(joins.entityAt(hops)).map((p) => ({ ...p, target: { ...p.target, hops: [...hops, ...p.target.hops] } }));
+  return guards.length > 0 ? { guards } : {};
 }
 
 function planExists(scope: ReadScope, joins: JoinRegistry, filter: FilterRequest, at: number, relationship: Relationship): Predicate {

@@ -42,6 +42,8 @@ export interface ReadPolicy {
 export const NO_POLICY: ReadPolicy = { rowPredicates: () => [] };
 
 export interface ReadScope {
+  /** The workspace read, so a cursor signed in one workspace is refused in another (cursor.ts). */
+  readonly workspaceId: string;
   readonly model: SchemaModel;
   /** The view being read (the entity's default view for record endpoints). */
   readonly root: ViewShape;
@@ -73,6 +75,11 @@ export interface Predicate {
    * one-to-many relationship).
    */
   readonly value: unknown;
+  /**
+   * The row policy's predicates that must hold before this predicate is evaluated: a filter on a
+   * computed column runs its formula, which may raise (a failing CAST), only on rows they admit.
+   */
+  readonly guards?: readonly Predicate[];
 }
 
 /**

@@ -13,9 +13,13 @@ import { listRecords, readScope } from './read.ts';
 import type { JsonRecord } from './assemble.ts';
 import { DEFAULT_PAGE_SIZE, type ReadRequest } from './request.ts';
 
-/** The view as it will be once the column is saved: the new expression replaces any old one of that name. */
+/**
+ * The view as it will be once the column is saved: the new expression replaces any old one of that
+ * name. Without the view's cache of compiled reads: that cache keys a read by its request, which is
+ * the same for every unsaved formula, so sharing it would answer the first formula's read again.
+ */
 function scopeWith(runtime: WorkspaceRuntime, view: ViewRecord, field: ComputedField): ReadScope {
-  const base = readScope(runtime, view.entity, NO_POLICY, view.uuid);
+  const { reads: _viewReads, ...base } = readScope(runtime, view.entity, NO_POLICY, view.uuid);
   const computed = [...base.root.computed.filter((c) => c.fieldName !== field.fieldName), field];
   return { ...base, root: { ...base.root, computed } };
 }

@@ -19,6 +19,7 @@ import { prepare, type PreparedRead } from './prepared-read.ts';
 import { readArrays } from './items.ts';
 import { migrationBlocksReads } from './expand.ts';
 import { ReadCache } from './read-cache.ts';
+import { checkResponseItems, DEFAULT_MAX_RESPONSE_ITEMS } from './response-bound.ts';
 
 export interface ListMeta {
   /** Null in cursor paging. */
@@ -38,11 +39,14 @@ export interface ReadOptions {
   readonly estimateThreshold: number;
   /** The deployment's key for signing cursors (the control store's `cursorSecret`). */
   readonly cursorSecret: string;
+  /** Most items (rows and array items) a page may hold (MAX_RESPONSE_ITEMS); default DEFAULT_MAX_RESPONSE_ITEMS. */
+  readonly maxResponseItems?: number;
 }
 
 function buildScope(runtime: WorkspaceRuntime, entityName: string, policy: ReadPolicy, viewUuid?: string): ReadScope {
   const root = viewShape(runtime, entityName, viewUuid);
   return {
+    workspaceId: runtime.workspace.id,
     model: runtime.model,
     root,
     defaultView: (name) => viewShape(runtime, name),
@@ -148,6 +152,7 @@ export async function listRecords(database: Database, scope: ReadScope, request:
   const identity = request.paging ? queryIdentity(scope, request) : '';
   migrationBlocksReads(scope.root);
   const { plan, compiled, page: statement } = prepareList(database, scope, request, identity, options.cursorSecret);
+  checkResponseItems(plan, plan.size, options.maxResponseItems ?? DEFAULT_MAX_RESPONSE_ITEMS);
   try {
     const read = database.driver.query(statement);
     // count=none (what a client paging a big table asks) runs nothing beside the page.

@@ -9,7 +9,7 @@ export function viewAt(scope: ReadScope, joins: JoinRegistry, hops: readonly str
 
 /** A scope rooted at another entity's default view (items of an array, rows of an EXISTS), same policy. */
 export function relatedScope(scope: ReadScope, entityName: string): ReadScope {
-  return { model: scope.model, root: scope.defaultView(entityName), defaultView: scope.defaultView, policy: scope.policy };
+  return { workspaceId: scope.workspaceId, model: scope.model, root: scope.defaultView(entityName), defaultView: scope.defaultView, policy: scope.policy };
 }
 
 export function valueNames(view: ViewShape): string[] {

@@ -14,7 +14,7 @@ import {
   emitFormula,
   formulaError,
   mapFormula,
-  nodeBeyondDepth,
+  MAX_NESTING,
   parseFormula,
   positionOf,
   relocateFormula,
@@ -27,7 +27,8 @@ import type { ComputedField, Predicate, ReadScope, ViewShape } from './plan.ts';
 import { requireFormulaJoins } from './resolve.ts';
 
 export const MAX_WHERE_LENGTH = 4096;
-export const MAX_WHERE_DEPTH = 64;
+/** The syntax depth every formula is held to (parseFormula refuses beyond it). */
+export const MAX_WHERE_DEPTH = MAX_NESTING;
 
 function isEntityField(entity: Entity, name: string): boolean {
   return entity.fieldsByName.has(name) || entity.fields.some((f) => f.column === name);
@@ -56,16 +57,10 @@ function checkLength(text: string, what: string): void {
   if (text.length > MAX_WHERE_LENGTH) throw formulaError('too_long', `'${what}' is longer than ${MAX_WHERE_LENGTH} characters`);
 }
 
-function checkDepth(ast: Expr, what: string): void {
-  const deep = nodeBeyondDepth(ast, MAX_WHERE_DEPTH);
-  if (deep) throw formulaError('too_deep', `'${what}' nests too deeply (more than ${MAX_WHERE_DEPTH} levels)`, positionOf(deep));
-}
-
 /** Parses and checks a `where` against the view it reads; it must type to boolean. */
 export function checkWhere(text: string, view: ViewShape, model: SchemaModel, what = 'where'): CheckedFormula {
   checkLength(text, what);
   const parsed = parseFormula(text);
-  checkDepth(parsed, what);
   const checked = checkFormula(inlineComputed(parsed, view), { entity: view.entity, model, maxDepth: view.options.maxExpandDepth });
   if (checked.type !== 'boolean') {
     throw formulaError('type_mismatch', `'${what}' must be a boolean condition, got ${checked.type}`, positionOf(checked.ast));

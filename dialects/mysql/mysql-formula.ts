@@ -87,8 +87,30 @@ function toText(value: Sql, from: FormulaType): Sql {
   }
 }
 
+/**
+ * Text a CAST to a number accepts, as PostgreSQL's input functions and the evaluator do
+ * (values.ts). A class stands for the dot: a backslash is an escape in a MariaDB string literal.
+ */
+const INTEGER_TEXT = "'^[[:space:]]*[+-]?[0-9]+[[:space:]]*$'";
+const DECIMAL_TEXT = "'^[[:space:]]*[+-]?([0-9]+([.][0-9]*)?|[.][0-9]+)([eE][+-]?[0-9]+)?[[:space:]]*$'";
+
+/**
+ * MariaDB casts text that is no number to 0 with a warning, where PostgreSQL and the evaluator
+ * raise: text that does not match `pattern` raises ER_DATA_OUT_OF_RANGE (1690, mapped like
+ * PostgreSQL's invalid input) by an unsigned overflow that depends on the row, so it is evaluated
+ * only in the CASE branch that needs it, never folded ahead.
+ */
+function parsedOrRaise(value: Sql, pattern: string, parsed: Sql): Sql {
+  return sql`(CASE WHEN ${value} IS NULL OR ${value} REGEXP ${raw(pattern)} THEN ${parsed} ELSE ~0 + (LENGTH(${value}) + 1) END)`;
+}
+
 function toNumber(value: Sql, from: FormulaType, target: 'SIGNED' | string): Sql {
   if (from === 'boolean') return double(value);
+  if (from === 'text') return parsedOrRaise(value, target === 'SIGNED' ? INTEGER_TEXT : DECIMAL_TEXT, toNumberFromParsed(value, from, target));
+  return toNumberFromParsed(value, from, target);
+}
+
+function toNumberFromParsed(value: Sql, from: FormulaType, target: 'SIGNED' | string): Sql {
   if (target === 'SIGNED') return double(integer(value));
   // A double becomes a decimal of 15 significant digits first (core/formula/decimal.ts).
   if (from === 'number') return double(target === DECIMAL ? decimal(value) : castAs(decimal(value), target));

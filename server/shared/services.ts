@@ -14,6 +14,8 @@ import type { RequestLimiter } from '../../plugins/rate-limit/limiter.ts';
 export interface ServiceSettings {
   /** Row count above which count=estimated uses the planner's estimate. */
   readonly countEstimateThreshold: number;
+  /** Most rows and array items a page may hold (MAX_RESPONSE_ITEMS, core/query/response-bound.ts). */
+  readonly maxResponseItems: number;
   /** JSON body limit in bytes. */
   readonly jsonLimitBytes: number;
   /** CSV import body limit in bytes (IMPORT_LIMIT_BYTES; at most 100 MiB). */

@@ -96,7 +96,8 @@ describe('gate 1 refusals name the construct and its position', () => {
     expect(refusal('1+'.repeat(5001) + '1').reason).toBe('too_long');
     expect(refusal('('.repeat(100) + '1' + ')'.repeat(100)).reason).toBe('too_deep');
     expect(refusal('- '.repeat(100) + '1').reason).toBe('too_deep');
-    expect(refusal('1' + ' + 1'.repeat(300)).reason).toBe('too_deep');
+    expect(refusal('1' + ' - 1'.repeat(300)).reason).toBe('too_deep');
+    expect(parseFormula('1' + ' + 1'.repeat(300))).toMatchObject({ kind: 'Arithmetic', op: '+' });
   });
 });
 

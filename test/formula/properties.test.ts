@@ -65,7 +65,22 @@ const regressions: readonly string[] = [
   "NULLIF(TRIM(note), note) || GREATEST(note, TRIM(note), note || ' ')",
   // Found by CI seed -309382612 (session 25): a double whose shortest digits end in a tie.
   'CAST(MOD(COALESCE(price / amount, ABS(0)), 1) AS DECIMAL)',
+  // Text that is no number: an error everywhere (MariaDB used to answer 0).
+  "CAST(COALESCE('x') AS INTEGER) = 0",
+  "CAST(COALESCE(CASE WHEN qty = 1 THEN '7a' ELSE ' 12 ' END) AS INTEGER)",
+  "CAST(COALESCE(CASE WHEN qty = 1 THEN '1.2.3' ELSE '1e2' END) AS DECIMAL)",
+  "CAST(COALESCE('') AS DECIMAL)",
 ];
+
+/** The checked formula, or null when the cost bound refuses it (it never reaches a database). */
+function checkedUnlessCostly(ast: Expr): CheckedFormula | null {
+  try {
+    return checkFormula(ast, context);
+  } catch (error) {
+    if ((error as { details?: { reason?: string } }).details?.reason === 'too_costly') return null;
+    throw error;
+  }
+}
 
 describe('differential: evaluator = database', () => {
   let targets: Target[] = [];
@@ -80,7 +95,8 @@ describe('differential: evaluator = database', () => {
   });
 
   async function agree(ast: Expr): Promise<void> {
-    const checked = checkFormula(ast, context);
+    const checked = checkedUnlessCostly(ast);
+    if (!checked) return;
     const expected = evaluateRows(checked, rows);
     for (const target of targets) {
       const actual = await runOnDatabase(target, checked);

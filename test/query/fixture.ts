@@ -94,7 +94,7 @@ export function shapeOf(name: string): ViewShape {
 }
 
 export function scopeOf(root: string | ViewShape, policy: ReadPolicy = OPEN_POLICY): ReadScope {
-  return { model, root: typeof root === 'string' ? shapeOf(root) : root, defaultView: shapeOf, policy };
+  return { workspaceId: 'test', model, root: typeof root === 'string' ? shapeOf(root) : root, defaultView: shapeOf, policy };
 }
 
 /** A request with no parameters (page 0, size 20), overridden by `overrides`. */

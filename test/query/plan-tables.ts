@@ -45,5 +45,5 @@ export async function introspectedScope(target: PlanTarget, table: string): Prom
     if (!found) throw new Error(`no entity ${name}`);
     return shape(found);
   };
-  return { model, root: shape(entity), defaultView, policy: OPEN_POLICY };
+  return { workspaceId: 'test', model, root: shape(entity), defaultView, policy: OPEN_POLICY };
 }

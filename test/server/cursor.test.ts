@@ -1,6 +1,6 @@
 /** Cursor (keyset) paging, DESIGN §13 and "§13–14 exact answers" (Cursors), over HTTP on every vendor. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_TOKEN, startWorkspace, type ApiResponse, type TestWorkspace } from '../support/harness.ts';
+import { ADMIN_TOKEN, fetchJson, startWorkspace, type ApiResponse, type TestWorkspace } from '../support/harness.ts';
 import { ORDER_MODEL, sortedIds, type SortKey } from '../support/fixture-model.ts';
 import { expectError, expectList, idsOf, query } from '../support/http-expect.ts';
 import { vendorsToRun } from '../support/vendors.ts';
@@ -37,6 +37,22 @@ describe.each(vendors)('cursor paging on $name', (target) => {
     } while (after !== null);
     return { ids, pages };
   }
+
+  it('a cursor is bound to its workspace and entity: the same sort elsewhere is refused', async () => {
+    const admin = (path: string, body: unknown) => fetchJson(`${ws.url}/api/admin/v1/orgs/${ws.org}${path}`, 'POST', { body }, ADMIN_TOKEN);
+    expect((await admin('/workspaces', { slug: 'twin', name: 'twin', database: ws.db.database })).status).toBe(201);
+    const key = String((await admin('/workspaces/twin/api-keys', { name: 'twin' })).body.data.key);
+    const twin = (path: string) => fetchJson(`${ws.url}/api/v1/${ws.org}/twin${path}`, 'GET', {}, key);
+    const params = [['sort', 'id'], ['size', 5]] as const;
+    const first = await list([...params, ['paging', 'cursor']]);
+    const cursor = String(first.body.meta.nextCursor);
+    const own = await list([...params, ['after', cursor]]);
+    expect(idsOf(own)).toEqual([6, 7, 8, 9, 10]);
+    expectMismatch(await twin(`/orders${query([...params, ['after', cursor]])}`));
+    expectMismatch(await list([...params, ['after', cursor]], 'customers'));
+    const twinFirst = await twin(`/orders${query([...params, ['paging', 'cursor']])}`);
+    expect(idsOf(await twin(`/orders${query([...params, ['after', String(twinFirst.body.meta.nextCursor)]])}`))).toEqual([6, 7, 8, 9, 10]);
+  });
 
   it('paging=cursor answers meta {page: null, size, totalElements, totalPages, countMode, nextCursor}', async () => {
     const res = await list([['paging', 'cursor'], ['size', 10]]);

@@ -34,6 +34,21 @@ describe.each(vendors)('one-to-many expansion on $name', (target) => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
   };
 
+  it('refuses before it runs a page whose arrays may hold more items than MAX_RESPONSE_ITEMS', async () => {
+    const nested = '/customers?size=5&expand=orders,orders.customer,orders.customer.orders&expandSize[orders]=1000&expandSize[orders.customer.orders]=1000';
+    const res = await ws.call('GET', ws.records(nested));
+    expectError(res, 400, 'BAD_REQUEST');
+    expect(res.body.error.message).toMatch(/more than 100000 items/);
+    expect(res.body.error.message).toMatch(/MAX_RESPONSE_ITEMS/);
+    const export_ = await ws.call('GET', ws.records('/customers?format=ndjson&expand=orders,orders.customer,orders.customer.orders&expandSize[orders]=1000&expandSize[orders.customer.orders]=1000'));
+    expectError(export_, 400, 'BAD_REQUEST');
+    const legit = await list('/orders?size=1000&expand=customer');
+    expect(legit.data.length).toBe(ORDER_MODEL.length);
+    const page = await list('/customers?size=1000&expand=orders');
+    expect(page.meta.expandSizes).toEqual({ orders: 20 });
+    await list('/customers?size=5&expand=orders,orders.customer,orders.customer.orders&expandSize[orders]=100&expandSize[orders.customer.orders]=100');
+  });
+
   it('GET /customers/2?expand=orders gives the orders as an array, by id ascending', async () => {
     const res = await ws.call('GET', ws.records('/customers/2?expand=orders'));
     expect(res.status, JSON.stringify(res.body)).toBe(200);

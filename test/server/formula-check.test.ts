@@ -28,6 +28,14 @@ describe.each(vendors)('formula check on $name', (target) => {
     expect(res.body.data).toEqual({ formula: 'quantity * 2', type: 'number', preview: expected });
   });
 
+  it('previews each formula by its own values, one check after another', async () => {
+    const first = [...ORDERS].sort((a, b) => Number(a.id) - Number(b.id)).slice(0, 3);
+    const doubled = await check({ formula: 'quantity * 3', previewRows: 3 });
+    expect(doubled.body.data.preview).toEqual(first.map((o) => ({ id: o.id, value: Number(o.quantity) * 3 })));
+    const upper = await check({ formula: 'UPPER(status)', previewRows: 3 });
+    expect(upper.body.data).toEqual({ formula: 'UPPER(status)', type: 'text', preview: first.map((o) => ({ id: o.id, value: String(o.status).toUpperCase() })) });
+  });
+
   it('saves nothing', async () => {
     await check({ formula: 'quantity * 2' });
     const columns = await ws.call('GET', `/api/views/${view}/columns`);

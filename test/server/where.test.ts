@@ -163,9 +163,33 @@ describe.each(vendors)('where on $name', (target) => {
     const calls = (n: number): string => `${'ABS('.repeat(n)}quantity${')'.repeat(n)} > 2`;
     expect(idsOf(await where(calls(63)))).toEqual(ids((r) => num(r.quantity) > 2));
     expectRefused(await where(calls(64)), 'too_deep');
+    const minuses = (n: number): string => `quantity${' - 0'.repeat(n - 1)} > 2`;
+    expect(idsOf(await where(minuses(64)))).toEqual(ids((r) => num(r.quantity) > 2));
+    expectRefused(await where(minuses(65)), 'too_deep');
+  });
+
+  it('a CAST of text that does not parse is an error on every vendor, never a silent false', async () => {
+    const res = await where("CAST(CASE WHEN id = 1 THEN 'x' ELSE '1' END AS INTEGER) = 1");
+    expect(res.status, JSON.stringify(res.body)).toBe(400);
+    const decimal = await where("CAST(CASE WHEN id = 1 THEN '1.2.3' ELSE '1' END AS DECIMAL) = 1");
+    expect(decimal.status, JSON.stringify(decimal.body)).toBe(400);
+    expect(decimal.body.error.code).toBe(res.body.error.code);
+  });
+
+  it('refuses text that grows exponentially (REPLACE nested 30 times) before it runs', async () => {
+    const text = `${'REPLACE('.repeat(30)}status${", 'a', 'aa')".repeat(30)} = 'x'`;
+    const res = await where(text);
+    expectRefused(res, 'too_costly');
+    expect(res.body.error.message).toMatch(/more than 1000-fold/);
+  });
+
+  it('counts a chain of OR terms as one level: 4,096 characters of OR are accepted', async () => {
     const ors = (n: number): string => `quantity = 0${' OR quantity = 0'.repeat(n - 2)} OR quantity > 2`;
-    expect(idsOf(await where(ors(64)))).toEqual(ids((r) => num(r.quantity) > 2));
-    expectRefused(await where(ors(65)), 'too_deep');
+    const text = ors(256);
+    expect(text.length).toBeLessThanOrEqual(4096);
+    expect(idsOf(await where(text))).toEqual(ids((r) => num(r.quantity) > 2));
+    const res = await where(`${'('.repeat(64)}quantity > 2${')'.repeat(64)}`);
+    expect(res.body.error.message).toBe('formula nests too deeply (more than 64 levels)');
   });
 
   it('narrows a cursor walk, and a cursor does not continue under another where', async () => {

@@ -108,5 +108,5 @@ export function shapeOf(model: SchemaModel, name: string): ViewShape {
 }
 
 export function scopeOf(model: SchemaModel, root: string, shape: ViewShape = shapeOf(model, root)): ReadScope {
-  return { model, root: shape, defaultView: (name) => shapeOf(model, name), policy: NO_POLICY };
+  return { workspaceId: 'test', model, root: shape, defaultView: (name) => shapeOf(model, name), policy: NO_POLICY };
 }

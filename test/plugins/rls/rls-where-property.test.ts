@@ -150,4 +150,24 @@ describe.each(vendors)('RLS and where on $name', (target) => {
       expect(idsOf(res), JSON.stringify(res.body)).toEqual([1]);
     }
   });
+
+  it('a filter on a computed column is evaluated only on the user\'s rows, like where', async () => {
+    await c.load(PROJECTS, [
+      { id: 1, project_id: 1, owner: 'ann', title: '7', note: null },
+      { id: 2, project_id: 1, owner: 'ben', title: 'not a number', note: null },
+    ]);
+    await setRules(viewUuids.tasks, [{ column: 'owner', claim: 'sub' }]);
+    await setRules(viewUuids.projects, []);
+    const column = await c.ws.call('POST', '/api/columns', { token: ADMIN_TOKEN, body: { viewUuid: viewUuids.tasks, kind: 'COMPUTED', displayName: 'Title Number', formula: 'CAST(title AS INTEGER)', widgetType: 'NUMBER' } });
+    expect(column.status, JSON.stringify(column.body)).toBe(201);
+    try {
+      const token = await c.token({ sub: 'ann' });
+      for (const filter of [['filter[titleNumber.eq]', '7'], ['filter[titleNumber.gt]', '0'], ['filter[titleNumber.isNull]', 'false']] as const) {
+        const res = await c.ws.call('GET', c.ws.records(`/tasks${query([filter])}`), { token });
+        expect(idsOf(res), JSON.stringify(res.body)).toEqual([1]);
+      }
+    } finally {
+      await c.ws.call('DELETE', `/api/columns/item/${column.body.data.uuid}`, { token: ADMIN_TOKEN });
+    }
+  });
 });
