@@ -15,6 +15,8 @@ export function describeSchema(runtime: WorkspaceRuntime) {
       relationships: [...entity.relationships.values()],
       uniqueKeys: entity.uniqueKeys,
       options: runtime.entityRecord(entity.name).options,
+      // The migration flag as set, or null: a screen shows it without asking GET …/migration for a 404.
+      migration: runtime.entityRecord(entity.name).migration ?? null,
     })),
     skippedTables: runtime.model.skipped,
   };

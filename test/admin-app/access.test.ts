@@ -89,10 +89,12 @@ describe.runIf(run).each(vendors)('admin application access screen on $name', { 
 
     const views = (await ws.call('GET', ws.admin('/views'), { token: ADMIN_TOKEN })).body.data as { uuid: string; entity: string; isDefault: boolean }[];
     await page.getByLabel('View').selectOption(views.find((v) => v.entity === 'orders' && v.isDefault)?.uuid ?? '');
-    await page.getByLabel('Column').selectOption('customer_id');
+    // Fields by their field names, as on every other screen; the API still receives the column.
+    await page.getByLabel('Field', { exact: true }).selectOption({ label: 'customerId' });
     await page.getByLabel('Claim').fill('customer');
     await page.getByRole('button', { name: 'Add rule' }).click();
-    await page.getByRole('button', { name: 'Delete rule customer_id = customer' }).waitFor();
+    await page.getByRole('button', { name: 'Delete rule customerId = customer' }).waitFor();
+    expect(await page.getByRole('cell', { name: 'customerId', exact: true }).count()).toBe(1);
     await expectAccessible(page, 'access (RLS rule)');
     await screenshot(page, `${target.name}-12-access-rls-rule`);
 

@@ -1,6 +1,6 @@
 /** The formula editor's error marking (plugins/admin-app/ui/src/lib/formula-marks.ts), without a browser. */
 import { describe, expect, it } from 'vitest';
-import { markFor } from '../../plugins/admin-app/ui/src/lib/formula-marks.ts';
+import { markFor, withPosition } from '../../plugins/admin-app/ui/src/lib/formula-marks.ts';
 
 describe('formula editor marks', () => {
   it('marks the character at the offset the service names (gate 1 and the checker)', () => {
@@ -27,5 +27,17 @@ describe('formula editor marks', () => {
 
   it('a refusal without a position (the service unreachable) marks the whole formula', () => {
     expect(markFor('abc', { message: 'the service answered 503' })).toEqual({ from: 0, to: 3, message: 'the service answered 503' });
+  });
+});
+
+describe('a formula error names its position once', () => {
+  const position = { offset: 37, line: 1, column: 38 };
+  it('adds the position to a message that does not say it', () => {
+    expect(withPosition('operator + expects numbers', position)).toBe('operator + expects numbers (line 1, column 38)');
+    expect(markFor('x'.repeat(40), { message: 'operator + expects numbers', position }).message).toBe('operator + expects numbers (line 1, column 38)');
+  });
+  it('does not repeat a position the message already names', () => {
+    expect(withPosition("unexpected character '#' at column 38", position)).toBe("unexpected character '#' at column 38");
+    expect(markFor('x'.repeat(40), { message: "unexpected character '#' at column 38", position }).message).toBe("unexpected character '#' at column 38");
   });
 });

@@ -23,6 +23,10 @@ interface DataTableProps {
   readonly actions?: (row: Row) => ComponentChildren;
   /** A stable key per row (the record id), so a re-sorted page moves rows instead of relabelling them. */
   readonly rowKey?: string;
+  /** The text of a table without rows ('No rows.' unless said); '' shows none (rows are loading, or failed to load). */
+  readonly empty?: string;
+  /** Rows are being loaded (aria-busy). */
+  readonly busy?: boolean;
 }
 
 export function display(value: unknown): string {
@@ -57,12 +61,12 @@ function ariaSort(sort: SortState | undefined, field: string): 'ascending' | 'de
   return sort.direction === 'asc' ? 'ascending' : 'descending';
 }
 
-export function DataTable({ caption, fields, rows, sort, onSort, actions, rowKey }: DataTableProps) {
+export function DataTable({ caption, fields, rows, sort, onSort, actions, rowKey, empty = 'No rows.', busy }: DataTableProps) {
   const table = useTable(fields, rows, rowKey);
   const sortable = new Set(fields.filter((f) => f.sortable !== false).map((f) => f.name));
   return (
     <div class="table-wrap">
-      <table class="grid">
+      <table class="grid" aria-busy={busy ? 'true' : undefined}>
         <caption>{caption}</caption>
         <thead>
           {table.getHeaderGroups().map((group) => (
@@ -100,9 +104,9 @@ export function DataTable({ caption, fields, rows, sort, onSort, actions, rowKey
               {actions && <td class="actions">{actions(row.original)}</td>}
             </tr>
           ))}
-          {rows.length === 0 && (
+          {rows.length === 0 && empty && (
             <tr>
-              <td colSpan={fields.length + (actions ? 1 : 0)}>No rows.</td>
+              <td colSpan={fields.length + (actions ? 1 : 0)}>{empty}</td>
             </tr>
           )}
         </tbody>

@@ -16,9 +16,18 @@ export interface FormulaMark {
   readonly message: string;
 }
 
+/**
+ * The message with its position, said once: the service's gate 1 messages already say "at column N"
+ * (they are read without the UI too), the checker's do not.
+ */
+export function withPosition(message: string, position: FormulaPosition | undefined): string {
+  if (!position || new RegExp(`\\bcolumn ${position.column}\\b`).test(message)) return message;
+  return `${message} (line ${position.line}, column ${position.column})`;
+}
+
 /** Gate 2 answers `reason: 'database'`: no single character is at fault, so the whole text is marked. */
 export function markFor(text: string, error: { readonly message: string; readonly position?: FormulaPosition | undefined; readonly reason?: string }): FormulaMark {
-  const label = error.position ? `${error.message} (line ${error.position.line}, column ${error.position.column})` : error.message;
+  const label = withPosition(error.message, error.position);
   if (error.reason === 'database' || !error.position) return { from: 0, to: text.length, message: label };
   const from = Math.max(0, Math.min(error.position.offset, text.length));
   // One character wide; at the end of the text (a formula cut short) the mark sits on the end.

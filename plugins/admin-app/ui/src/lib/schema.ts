@@ -28,6 +28,8 @@ export interface EntityInfo {
   readonly fields: readonly FieldInfo[];
   readonly relationships: readonly RelationshipInfo[];
   readonly options: Record<string, unknown>;
+  /** The migration flag as set (`{blocksReads, blocksWrites, retryAfterSeconds}`), or null. */
+  readonly migration?: unknown;
 }
 
 export interface ViewInfo {

@@ -44,13 +44,15 @@ interface PagerProps {
   readonly paging: Paging;
   readonly meta: ListMeta | undefined;
   readonly onChange: (paging: Paging) => void;
+  /** While rows load or after they failed to: no page to move from, so every control is off. */
+  readonly disabled?: boolean;
 }
 
-function PageButtons({ paging, meta, onChange }: PagerProps) {
+function PageButtons({ paging, meta, onChange, disabled = false }: PagerProps) {
   const pages = meta?.totalPages ?? null;
   return (
     <>
-      <button type="button" class="secondary" disabled={paging.page === 0} onClick={() => onChange({ ...paging, page: paging.page - 1 })}>
+      <button type="button" class="secondary" disabled={disabled || paging.page === 0} onClick={() => onChange({ ...paging, page: paging.page - 1 })}>
         Previous page
       </button>
       <span role="status">
@@ -58,7 +60,7 @@ function PageButtons({ paging, meta, onChange }: PagerProps) {
         {pages !== null ? ` of ${Math.max(pages, 1)}` : ''}
         {rowsText(meta)}
       </span>
-      <button type="button" class="secondary" disabled={pages !== null && paging.page + 1 >= pages} onClick={() => onChange({ ...paging, page: paging.page + 1 })}>
+      <button type="button" class="secondary" disabled={disabled || (pages !== null && paging.page + 1 >= pages)} onClick={() => onChange({ ...paging, page: paging.page + 1 })}>
         Next page
       </button>
     </>
@@ -66,11 +68,11 @@ function PageButtons({ paging, meta, onChange }: PagerProps) {
 }
 
 /** A cursor only goes forward: Next while the service gives a next cursor, First page to start again. */
-function CursorButtons({ paging, meta, onChange }: PagerProps) {
+function CursorButtons({ paging, meta, onChange, disabled = false }: PagerProps) {
   const next = meta?.nextCursor ?? null;
   return (
     <>
-      <button type="button" class="secondary" disabled={paging.after === ''} onClick={() => onChange(firstPage('cursor'))}>
+      <button type="button" class="secondary" disabled={disabled || paging.after === ''} onClick={() => onChange(firstPage('cursor'))}>
         First page
       </button>
       <span role="status">
@@ -78,7 +80,7 @@ function CursorButtons({ paging, meta, onChange }: PagerProps) {
         {meta && next === null ? ' (last)' : ''}
         {rowsText(meta)}
       </span>
-      <button type="button" class="secondary" disabled={next === null} onClick={() => next !== null && onChange({ ...paging, after: next, cursorPage: paging.cursorPage + 1 })}>
+      <button type="button" class="secondary" disabled={disabled || next === null} onClick={() => next !== null && onChange({ ...paging, after: next, cursorPage: paging.cursorPage + 1 })}>
         Next page
       </button>
     </>
@@ -86,11 +88,11 @@ function CursorButtons({ paging, meta, onChange }: PagerProps) {
 }
 
 export function Pager(props: PagerProps) {
-  const { paging, onChange } = props;
+  const { paging, onChange, disabled = false } = props;
   return (
     <nav class="toolbar" aria-label="Pages">
       <label for="paging-mode">Paging</label>
-      <select id="paging-mode" value={paging.mode} onChange={(e) => onChange(firstPage(e.currentTarget.value as PagingMode))}>
+      <select id="paging-mode" disabled={disabled} value={paging.mode} onChange={(e) => onChange(firstPage(e.currentTarget.value as PagingMode))}>
         <option value="page">by page number</option>
         <option value="cursor">by cursor</option>
       </select>

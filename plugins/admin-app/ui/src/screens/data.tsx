@@ -13,6 +13,7 @@ import { EntityPicker } from '../components/entity-picker.tsx';
 import { described, ErrorNote, Field } from '../components/field.tsx';
 import { firstPage, Pager, pageNumber, setPagingParams, type ListMeta, type Paging } from './data-pager.tsx';
 import { RecordForm } from './record-form.tsx';
+import { outOfSyncOf, SchemaBanner } from '../components/schema-banner.tsx';
 import { WhereBox, type WhereError } from './where-box.tsx';
 
 interface Filter {
@@ -132,7 +133,11 @@ function ShapeForm({ entity, query, onApply }: { readonly entity: EntityInfo; re
   );
 }
 
-function Grid({ org, ws, entity }: { readonly org: string; readonly ws: string; readonly entity: EntityInfo }) {
+/** What the grid shows: rows (or "No rows.") only once they are loaded, never while loading or after a failure. */
+type GridState = 'loading' | 'failed' | 'ready';
+const gridState = (loading: boolean, failed: boolean): GridState => (loading ? 'loading' : failed ? 'failed' : 'ready');
+
+function Grid({ org, ws, entity, onSynced }: { readonly org: string; readonly ws: string; readonly entity: EntityInfo; readonly onSynced: () => void }) {
   const base = `${recordsBase(org, ws)}/${encodeURIComponent(entity.name)}`;
   const [query, setQuery] = useState<Query>({ paging: firstPage('page'), size: 20, filters: [], where: '', expand: '', fields: '', count: '' });
   const [editing, setEditing] = useState<Row | 'new'>();
@@ -147,11 +152,15 @@ function Grid({ org, ws, entity }: { readonly org: string; readonly ws: string; 
       if (error instanceof ApiFailure && error.code === 'INVALID_FORMULA' && query.where) {
         return { rows: [] as Row[], meta: undefined, whereError: { message: error.message, position: error.position(), text: query.where } satisfies WhereError };
       }
+      const outOfSync = outOfSyncOf(error);
+      if (outOfSync) return { rows: [] as Row[], meta: undefined, outOfSync };
       throw error;
     }
   }, [base, queryString(query)]);
   const idField = entity.fields.find((f) => f.primaryKey)?.name ?? 'id';
-  const rows = list.value?.rows ?? [];
+  const outOfSync = list.value && 'outOfSync' in list.value ? list.value.outOfSync : undefined;
+  const state = gridState(list.loading, list.error !== undefined || outOfSync !== undefined);
+  const rows = state === 'ready' ? (list.value?.rows ?? []) : [];
   // With a fields list, the rows say which columns there are; otherwise the entity's fields come first.
   // Both in the view's column order (Columns screen), where the credential may read it.
   const names = inColumnOrder([...new Set([...(query.fields ? [] : entity.fields.map((f) => f.name)), ...rows.flatMap((r) => Object.keys(r))])], order.value ?? []);
@@ -196,7 +205,7 @@ function Grid({ org, ws, entity }: { readonly org: string; readonly ws: string; 
           key={editing === 'new' ? 'new' : String(editing[idField])}
           entity={entity}
           base={base}
-          {...(editing === 'new' ? {} : { record: editing })}
+          {...(editing === 'new' ? {} : { id: editing[idField] })}
           onCancel={() => setEditing(undefined)}
           onDone={() => {
             setEditing(undefined);
@@ -204,7 +213,19 @@ function Grid({ org, ws, entity }: { readonly org: string; readonly ws: string; 
           }}
         />
       )}
-      <ErrorNote error={list.error ?? actionError} />
+      {outOfSync && (
+        <SchemaBanner
+          org={org}
+          ws={ws}
+          problem={outOfSync}
+          onSynced={() => {
+            onSynced();
+            list.reload();
+          }}
+        />
+      )}
+      <ErrorNote error={list.error ? `The rows could not be loaded: ${list.error}` : actionError} />
+      {state === 'loading' && <p role="status">Loading rows…</p>}
       <DataTable
         caption={`${entity.name}: page ${pageNumber(query.paging)}`}
         fields={fields}
@@ -212,6 +233,8 @@ function Grid({ org, ws, entity }: { readonly org: string; readonly ws: string; 
         sort={query.sort}
         onSort={sortBy}
         rowKey={idField}
+        busy={state === 'loading'}
+        empty={state === 'ready' ? 'No rows.' : ''}
         actions={(row) =>
           confirming === row[idField] ? (
             <>
@@ -234,7 +257,7 @@ function Grid({ org, ws, entity }: { readonly org: string; readonly ws: string; 
           )
         }
       />
-      <Pager paging={query.paging} meta={list.value?.meta} onChange={(paging) => setQuery({ ...query, paging })} />
+      <Pager paging={query.paging} meta={state === 'ready' ? list.value?.meta : undefined} disabled={state !== 'ready'} onChange={(paging) => setQuery({ ...query, paging })} />
     </>
   );
 }
@@ -248,7 +271,7 @@ export function DataScreen({ org, ws, entity }: WorkspaceProps) {
       <h1>Data{current ? `: ${current.name}` : ''}</h1>
       <ErrorNote error={schema.error} />
       <EntityPicker org={org} ws={ws} screen="data" entities={entities} current={current?.name} />
-      {current && <Grid key={current.name} org={org} ws={ws} entity={current} />}
+      {current && <Grid key={current.name} org={org} ws={ws} entity={current} onSynced={schema.reload} />}
     </>
   );
 }

@@ -98,14 +98,15 @@ interface FlagState {
   readonly retryAfterSeconds: number;
 }
 
-/** The flag as the service applies it now; null when the entity is not marked (the GET answers 404). */
-async function loadFlag(path: string): Promise<FlagState | null> {
-  try {
-    return (await api<FlagState>('GET', path)).data;
-  } catch (failure) {
-    if (failure instanceof ApiFailure && failure.status === 404) return null;
-    throw failure;
-  }
+/**
+ * The flag as the service applies it now, null when the entity is not marked. Read from the schema,
+ * which carries it: GET …/migration answers 404 for an entity not marked, and an expected 404 on every
+ * visit would hide a real one.
+ */
+async function loadFlag(org: string, ws: string, entity: string): Promise<FlagState | null> {
+  const model = (await loadSchema(org, ws)).find((e) => e.name === entity);
+  if (!model) throw new Error(`${entity} is no longer in the workspace's schema: sync the workspace.`);
+  return (model.migration as FlagState | null | undefined) ?? null;
 }
 
 function flagText(flag: FlagState | null): string {
@@ -122,7 +123,7 @@ function MigrationFlag({ org, ws, entity }: { readonly org: string; readonly ws:
   const [note, setNote] = useState<string>();
   const [error, setError] = useState<string>();
   const current = useLoad(async () => {
-    const flag = await loadFlag(path);
+    const flag = await loadFlag(org, ws, entity.name);
     // The form starts from the flag as set, so that a change keeps what is not changed.
     if (flag) {
       setBlocksReads(flag.blocksReads);

@@ -13,6 +13,9 @@ interface Rule {
   readonly enabled: boolean;
 }
 
+/** A rule names a database column (the API's `column`); the screens speak of fields, so it is shown by its field name. */
+const fieldOf = (entity: EntityInfo | undefined, column: string): string => entity?.fields.find((f) => f.column === column)?.name ?? column;
+
 export function RlsRules({ entities, views }: { readonly entities: readonly EntityInfo[]; readonly views: readonly ViewInfo[] }) {
   const [viewUuid, setViewUuid] = useState(views.find((v) => v.isDefault)?.uuid ?? '');
   const view = views.find((v) => v.uuid === viewUuid);
@@ -60,11 +63,11 @@ export function RlsRules({ entities, views }: { readonly entities: readonly Enti
         </select>
       </Field>
       <form onSubmit={add} aria-label="New RLS rule">
-        <Field id="rls-column" label="Column" error={problems.column}>
+        <Field id="rls-column" label="Field" error={problems.column}>
           <select {...described('rls-column', problems.column)} value={column || entity?.fields[0]?.column} onChange={(e) => setColumn(e.currentTarget.value)}>
             {(entity?.fields ?? []).map((f) => (
               <option key={f.column} value={f.column}>
-                {f.column}
+                {f.name}
               </option>
             ))}
           </select>
@@ -77,10 +80,10 @@ export function RlsRules({ entities, views }: { readonly entities: readonly Enti
       <ErrorNote error={rules.error ?? error} />
       <DataTable
         caption={`Rules of ${view?.name ?? 'the view'}`}
-        fields={['column', 'claim', 'enabled'].map((name) => ({ name, label: name }))}
-        rows={(rules.value ?? []) as unknown as Record<string, unknown>[]}
+        fields={['field', 'claim', 'enabled'].map((name) => ({ name, label: name }))}
+        rows={(rules.value ?? []).map((rule) => ({ ...rule, field: fieldOf(entity, rule.column) }))}
         actions={(row) => (
-          <button type="button" class="danger" aria-label={`Delete rule ${String(row.column)} = ${String(row.claim)}`} onClick={() => remove(String(row.id))}>
+          <button type="button" class="danger" aria-label={`Delete rule ${String(row.field)} = ${String(row.claim)}`} onClick={() => remove(String(row.id))}>
             Delete
           </button>
         )}

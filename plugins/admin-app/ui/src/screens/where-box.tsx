@@ -6,6 +6,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { FormulaPosition } from '../lib/api.ts';
 import { described, Field } from '../components/field.tsx';
+import { withPosition } from '../lib/formula-marks.ts';
 
 export interface WhereError {
   readonly message: string;
@@ -34,7 +35,7 @@ export function WhereBox({ value, error, onApply }: { readonly value: string; re
     input.current.focus();
     input.current.setSelectionRange(error.position.offset, error.position.offset + 1);
   }, [error]);
-  const problem = error ? `${error.message}${error.position ? ` (at column ${error.position.column})` : ''}` : undefined;
+  const problem = error ? withPosition(error.message, error.position) : undefined;
   return (
     <form
       onSubmit={(e) => {
