@@ -4,6 +4,7 @@
  * the commit (positions.ts). Events off never reaches this module: the write path checks one flag.
  */
 import type { Database, Driver, Executor } from '../../dialects/dialect.ts';
+import { ApiError } from '../errors.ts';
 import { join, render, sql, type Sql } from '../sql.ts';
 import type { JsonRecord } from '../query/assemble.ts';
 import { NO_POLICY, type ReadScope } from '../query/plan.ts';
@@ -18,6 +19,15 @@ export type EventOp = 'insert' | 'update' | 'delete';
 /** True when writes to the scope's entity append events in their transaction. */
 export function capturesEvents(scope: ReadScope): boolean {
   return scope.root.options.events === 'api';
+}
+
+/**
+ * Bulk upsert and import batches do not append events yet. Rather than leave committed rows out of
+ * a feed that promises every change, they are refused while the entity's events are on.
+ */
+export function refuseUncapturedBulk(scope: ReadScope): void {
+  if (!capturesEvents(scope)) return;
+  throw new ApiError('CONFLICT', `bulk and import writes of '${scope.root.entity.name}' are not captured as change events yet; they are refused while its events are 'api' (turn events off to use them)`);
 }
 
 /** The event's record: every stored field under its API name, no computed column, no expansion. */

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, startWorkspace, type TestWorkspace } from '../support/harness.ts';
 import { vendorsToRun } from '../support/vendors.ts';
+import { viewUuidOf } from '../support/import-calls.ts';
 
 const vendors = await vendorsToRun();
 
@@ -91,6 +92,17 @@ describe.each(vendors)('change events captured by the service on $name', (target
       expect(res.status, query).toBe(400);
       expect(res.body.error.code).toBe('BAD_REQUEST');
     }
+  });
+
+  it('a bulk write of an entity with events on is refused with 409 and writes nothing (bulk is not captured yet)', async () => {
+    const view = await viewUuidOf(ws, 'orders');
+    const count = async () => (await ws.call('GET', ws.records('/orders?count=exact&size=1'))).body.meta.total;
+    const before = await count();
+    const res = await ws.call('POST', `/api/data/bulk/${view}/insert`, { body: { rows: [ORDER, ORDER] } });
+    expect(res.status).toBe(409);
+    expect(res.body.error.code).toBe('CONFLICT');
+    expect(res.body.error.message).toContain('change events');
+    expect(await count()).toBe(before);
   });
 
   it('turning events off stops capture and the page answers 409 again', async () => {
