@@ -20,6 +20,7 @@ const ROOMS = [
   // (vendor folders sit here: only the rooms above may reach them, through server/)
   { name: 'workspace', path: '^core/workspace/' }, // records, store, runtime cache, pool owner
   { name: 'query', path: '^core/query/' },
+  { name: 'events', path: '^core/events/' }, // change events: capture, positions, the feed
   { name: 'write', path: '^core/write/' },
   { name: 'import', path: '^core/import/' },
   { name: 'control', path: '^core/control/' }, // admin use-cases only

@@ -19,6 +19,7 @@ import { importRoutes } from './routes/import.ts';
 import { oauthRoutes } from './routes/oauth.ts';
 import { openApiRoutes } from './routes/openapi.ts';
 import { recordRoutes } from './routes/records.ts';
+import { changesRoutes } from './routes/changes.ts';
 import { dispatchOf, mergedRouter } from './routes/router-dispatch.ts';
 import { rlsRuleRoutes } from './routes/rls-rules.ts';
 import { viewDataRoutes } from './routes/view-data.ts';
@@ -58,7 +59,7 @@ export function createApp(services: Services, options: AppOptions = {}): Koa {
   // The data API (/api/v1/…) has its own router: its requests, nearly all of the load, are matched
   // against its few routes, by find-my-way first (fast-routes.ts), instead of every route of the
   // service (a regular expression each).
-  const dataApi = fastRoutes(mergedRouter([openApiRoutes(services), recordRoutes(services)]));
+  const dataApi = fastRoutes(mergedRouter([openApiRoutes(services), changesRoutes(services), recordRoutes(services)]));
   const others = dispatchOf(mergedRouter([
     healthRoutes(services),
     ...(metrics ? [metricsRoutes(metrics, options.metricsToken, () => recordPools(metrics, services.workspaces))] : []),

@@ -6,6 +6,12 @@
 
 export type CountMode = 'exact' | 'estimated' | 'none';
 
+/**
+ * How writes to the entity become change events (docs/change-events.md): `off`, `api` (the service
+ * appends them in each write's transaction) or `database` (row triggers; not offered yet).
+ */
+export type EventCapture = 'off' | 'api' | 'database';
+
 export interface EntityOptions {
   defaultExpand: string[] | null;
   expandable: string[] | null;
@@ -14,6 +20,7 @@ export interface EntityOptions {
   countMode: CountMode | null;
   constraints: { name: string; formula: string; message?: string }[] | null;
   validators: Record<string, FieldValidator> | null;
+  events: EventCapture;
 }
 
 export interface FieldValidator {
@@ -34,4 +41,5 @@ export const DEFAULT_ENTITY_OPTIONS: EntityOptions = {
   countMode: null,
   constraints: null,
   validators: null,
+  events: 'off',
 };

@@ -12,6 +12,7 @@ import { hiddenConflicts } from './bulk-visibility.ts';
 import { translateDbError } from '../workspace/db-errors.ts';
 import { migrationBlocksWrites, type WritePolicy } from './records.ts';
 import { checkRow, type RowValues } from './validate.ts';
+import { refuseUncapturedBulk } from '../events/capture.ts';
 
 function rowProblems(index: number, problems: readonly FieldProblem[]): BulkError[] {
   return problems.map((p) => ({ row: index, field: p.field, code: 'VALIDATION_FAILED', message: `${p.field} ${p.message}` }));
@@ -172,6 +173,7 @@ export async function writeBulkRows(
   database: Database, scope: ReadScope, policy: WritePolicy, viewUuid: string, request: BulkRequest,
   inTransaction?: (tx: Executor, result: BulkResult) => Promise<void>,
 ): Promise<BulkResult> {
+  refuseUncapturedBulk(scope);
   const { dialect, driver } = database;
   const entity = scope.root.entity;
   const { valid, errors } = validateRows(scope, policy, request);

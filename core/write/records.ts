@@ -13,6 +13,7 @@ import type { ReadRequest } from '../query/request.ts';
 import { translateDbError } from '../workspace/db-errors.ts';
 import { requireObject } from '../payload.ts';
 import { validateRow, type RowValues } from './validate.ts';
+import { capturesEvents, withEvents, type EventRecorder } from '../events/capture.ts';
 
 /** What a policy plugin (RLS) does to writes. The default changes nothing. */
 export interface WritePolicy {
@@ -57,7 +58,9 @@ async function writtenRecord(database: Database, scope: ReadScope, planned: Plan
   return record;
 }
 
-export async function createRecord(database: Database, scope: ReadScope, policy: WritePolicy, body: unknown, request: ReadRequest): Promise<JsonRecord> {
+/** `recorder` is set when the entity's events are on: the write then runs again inside withEvents' transaction. */
+export async function createRecord(database: Database, scope: ReadScope, policy: WritePolicy, body: unknown, request: ReadRequest, recorder?: EventRecorder): Promise<JsonRecord> {
+  if (!recorder && capturesEvents(scope)) return withEvents(database, scope, (db, r) => createRecord(db, scope, policy, body, request, r));
   migrationBlocksWrites(scope);
   const { dialect, driver } = database;
   const entity = scope.root.entity;
@@ -75,8 +78,10 @@ export async function createRecord(database: Database, scope: ReadScope, policy:
   try {
     // One round trip where the vendor can (issue 19 item 3); otherwise the insert, then the read.
     const rows = await dialect.insertAndRead(driver, insert, planned.read);
+    if (rows && recorder) await recorder.written('insert', visibleRow(rows).key);
     if (rows) return await writtenRecord(database, scope, planned, rows, String);
     id = (await dialect.insert(driver, insert))[0];
+    if (recorder) await recorder.written('insert', id);
   } catch (error) {
     throw translateDbError(dialect, entity, error);
   }
@@ -102,7 +107,8 @@ async function checkUpdate(database: Database, scope: ReadScope, policy: WritePo
   if (refusal !== null) throw refusal;
 }
 
-export async function updateRecord(database: Database, scope: ReadScope, policy: WritePolicy, idText: string, body: unknown, request: ReadRequest): Promise<JsonRecord> {
+export async function updateRecord(database: Database, scope: ReadScope, policy: WritePolicy, idText: string, body: unknown, request: ReadRequest, recorder?: EventRecorder): Promise<JsonRecord> {
+  if (!recorder && capturesEvents(scope)) return withEvents(database, scope, (db, r) => updateRecord(db, scope, policy, idText, body, request, r));
   migrationBlocksWrites(scope);
   const { dialect, driver } = database;
   const entity = scope.root.entity;
@@ -116,23 +122,29 @@ export async function updateRecord(database: Database, scope: ReadScope, policy:
   try {
     // The UPDATE's WHERE carries the row policy: a row the caller cannot see is not changed (404).
     const rows = await dialect.updateAndRead(driver, compileUpdateParts(plan, dialect, id), planned.read);
+    if (rows && recorder && rows.length > 0) await recorder.written('update', id);
     if (rows) return await writtenRecord(database, scope, planned, rows, () => idText);
     const result = await driver.query(render(compileUpdate(plan, dialect), dialect.sql));
     if (result.affectedRows === 0) throw notFound(`${entity.name} '${idText}' does not exist`);
+    if (recorder) await recorder.written('update', id);
   } catch (error) {
     throw translateDbError(dialect, entity, error);
   }
   return readBack(database, scope, request, id, idText);
 }
 
-export async function deleteRecord(database: Database, scope: ReadScope, idText: string): Promise<void> {
+export async function deleteRecord(database: Database, scope: ReadScope, idText: string, recorder?: EventRecorder): Promise<void> {
+  if (!recorder && capturesEvents(scope)) return withEvents(database, scope, (db, r) => deleteRecord(db, scope, idText, r));
   migrationBlocksWrites(scope);
   const { dialect, driver } = database;
   const entity = scope.root.entity;
-  const statement = compileDelete(planRowWrite(scope, parseId(entity, idText)), dialect);
+  const id = parseId(entity, idText);
+  const statement = compileDelete(planRowWrite(scope, id), dialect);
   let affected = 0;
   try {
+    if (recorder) await recorder.beforeDelete(id);
     affected = (await driver.query(render(statement, dialect.sql))).affectedRows;
+    if (recorder && affected > 0) recorder.deleted(id);
   } catch (error) {
     // On delete a foreign key violation means other rows still point here, not a dangling reference.
     if (dialect.mapError(error)?.kind === 'foreign_key_violation') {

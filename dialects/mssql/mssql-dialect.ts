@@ -180,6 +180,7 @@ export function createMssqlDialect(name = 'mssql'): Dialect {
     capabilities: {
       // TDS allows 2100 parameters per request; 100 are kept for what a statement adds around the rows.
       maxParams: MSSQL_MAX_PARAMS,
+      identityColumn: 'bigint IDENTITY(1,1)',
       // Regular identifiers hold 1 to 128 characters (sysname is nvarchar(128); "Database Identifiers").
       maxIdentifierLength: { limit: 128, unit: 'characters' },
     },

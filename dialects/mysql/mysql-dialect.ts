@@ -121,6 +121,7 @@ export function createMysqlDialect(name = 'mysql'): Dialect {
     capabilities: {
       // ON DUPLICATE KEY UPDATE has no conflict target: any primary or unique key fires it.
       upsertMatchesAnyUniqueKey: true,
+      identityColumn: 'bigint AUTO_INCREMENT',
       // Column names up to 64 characters; longer is an error (MySQL manual §11.2.1, MariaDB "Identifier Names").
       maxIdentifierLength: { limit: 64, unit: 'characters' },
     },

@@ -74,7 +74,7 @@ export function entity(name: string): Entity {
 
 /** The same values as DEFAULT_ENTITY_OPTIONS (core/control/types.ts). */
 const DEFAULT_OPTIONS: ViewShape['options'] = {
-  defaultExpand: null, expandable: null, maxExpandDepth: 3, defaultFields: null, countMode: null, constraints: null, validators: null,
+  defaultExpand: null, expandable: null, maxExpandDepth: 3, defaultFields: null, countMode: null, constraints: null, validators: null, events: 'off',
 };
 
 export const OPEN_POLICY: ReadPolicy = { rowPredicates: () => [] };

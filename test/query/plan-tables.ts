@@ -31,7 +31,7 @@ export async function analyze(target: PlanTarget, tables: readonly string[]): Pr
 
 /** The same values as DEFAULT_ENTITY_OPTIONS (core/control/types.ts), as test/query/fixture.ts writes them. */
 const DEFAULT_OPTIONS: ViewShape['options'] = {
-  defaultExpand: null, expandable: null, maxExpandDepth: 3, defaultFields: null, countMode: null, constraints: null, validators: null,
+  defaultExpand: null, expandable: null, maxExpandDepth: 3, defaultFields: null, countMode: null, constraints: null, validators: null, events: 'off',
 };
 
 /** The read scope of `table` as the service sees it: introspected by the product's dialect, no policy. */
