@@ -7,6 +7,7 @@
 import { IMPORT_LIMIT_BYTES } from '../core/import/csv-source.ts';
 import { DEFAULT_KEY_PREFIX, type RateLimitOptions } from '../plugins/rate-limit/options.ts';
 import { DEFAULT_HTTP_LIMITS, type HttpLimits } from './http-server.ts';
+import { EXPORT_STATEMENT_TIMEOUT_MS, RESPONSE_IDLE_TIMEOUT_MS, STATEMENT_TIMEOUT_MS } from './shared/statement-limits.ts';
 import { dataDirProblem } from './startup-checks.ts';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -45,6 +46,8 @@ export interface Config {
   readonly metricsToken: string | undefined;
   /** ADMIN_APP=on|off: serve the admin application at /admin/ (on by default). */
   readonly adminApp: boolean;
+  /** STATEMENT_TIMEOUT_MS, EXPORT_STATEMENT_TIMEOUT_MS, RESPONSE_IDLE_TIMEOUT_MS (DESIGN §11). */
+  readonly statementLimits: { readonly statementTimeoutMs: number; readonly exportStatementTimeoutMs: number; readonly responseIdleTimeoutMs: number };
 }
 
 export type ConfigResult = { readonly ok: true; readonly config: Config } | { readonly ok: false; readonly problems: readonly string[] };
@@ -148,6 +151,15 @@ function metricsToken(reader: EnvReader): string | undefined {
   return reader.problem('METRICS_TOKEN', 'must be at least 16 printable characters without spaces (e.g. $(openssl rand -hex 24))');
 }
 
+/** The statement limits; an export's may not be shorter than a plain statement's. */
+function statementLimits(reader: EnvReader): Config['statementLimits'] {
+  const statementTimeoutMs = reader.integer('STATEMENT_TIMEOUT_MS', STATEMENT_TIMEOUT_MS, 100, 3_600_000);
+  const exportStatementTimeoutMs = reader.integer('EXPORT_STATEMENT_TIMEOUT_MS', Math.max(EXPORT_STATEMENT_TIMEOUT_MS, statementTimeoutMs), 100, 86_400_000);
+  if (exportStatementTimeoutMs < statementTimeoutMs) reader.problem('EXPORT_STATEMENT_TIMEOUT_MS', `must be at least STATEMENT_TIMEOUT_MS (${statementTimeoutMs}), got "${exportStatementTimeoutMs}"`);
+  const responseIdleTimeoutMs = reader.integer('RESPONSE_IDLE_TIMEOUT_MS', RESPONSE_IDLE_TIMEOUT_MS, 100, 3_600_000);
+  return { statementTimeoutMs, exportStatementTimeoutMs, responseIdleTimeoutMs };
+}
+
 /** `writableDir` checks DATA_DIR (creating it); tests may replace it. */
 export function readConfig(env: Env, writableDir: (dir: string) => string | undefined = dataDirProblem): ConfigResult {
   const reader = new EnvReader(env);
@@ -172,6 +184,7 @@ export function readConfig(env: Env, writableDir: (dir: string) => string | unde
     rateLimit: rateLimit(reader),
     metricsToken: metricsToken(reader),
     adminApp: reader.oneOf('ADMIN_APP', ['on', 'off'], 'on') === 'on',
+    statementLimits: statementLimits(reader),
   };
   const dirProblem = writableDir(config.dataDir);
   if (dirProblem) reader.problems.push(dirProblem);

@@ -73,7 +73,7 @@ try {
     ...(config.controlDatabaseUrl ? { controlDatabaseUrl: config.controlDatabaseUrl } : {}),
     ...(config.adminToken ? { adminToken: config.adminToken } : {}),
     ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}),
-    settings: { countEstimateThreshold: config.countEstimateThreshold, importLimitBytes: config.importLimitBytes },
+    settings: { countEstimateThreshold: config.countEstimateThreshold, importLimitBytes: config.importLimitBytes, ...config.statementLimits },
     port: config.port,
     host: config.host,
     logger,

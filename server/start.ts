@@ -30,6 +30,7 @@ import { DEFAULT_HTTP_LIMITS, type HttpLimits } from './http-server.ts';
 import type { Lifecycle, ServiceSettings, Services } from './shared/services.ts';
 import { listenForChanges } from './listen-changes.ts';
 import { reachControlStore } from './startup-checks.ts';
+import { EXPORT_STATEMENT_TIMEOUT_MS, RESPONSE_IDLE_TIMEOUT_MS, STATEMENT_TIMEOUT_MS } from './shared/statement-limits.ts';
 
 export interface StartOptions {
   /** Folder for the embedded database; undefined keeps everything in memory (tests). */
@@ -94,7 +95,14 @@ export interface RunningService {
   close(drainMs?: number): Promise<void>;
 }
 
-const DEFAULT_SETTINGS: ServiceSettings = { countEstimateThreshold: 10_000, jsonLimitBytes: 10 * 1024 * 1024, importLimitBytes: IMPORT_LIMIT_BYTES };
+const DEFAULT_SETTINGS: ServiceSettings = {
+  countEstimateThreshold: 10_000,
+  jsonLimitBytes: 10 * 1024 * 1024,
+  importLimitBytes: IMPORT_LIMIT_BYTES,
+  statementTimeoutMs: STATEMENT_TIMEOUT_MS,
+  exportStatementTimeoutMs: EXPORT_STATEMENT_TIMEOUT_MS,
+  responseIdleTimeoutMs: RESPONSE_IDLE_TIMEOUT_MS,
+};
 const CONTROL_CONNECT_TIMEOUT_MS = 10_000;
 
 async function adminTokenHash(store: ControlStore, given: string | undefined): Promise<{ hash: string; token?: string }> {
@@ -140,7 +148,8 @@ async function startBehind(early: EarlyServer, options: StartOptions, logger: Lo
   const importLease = controlUrl ? await advisoryLease((onLost) => openPgSession(controlUrl, onLost), store.executor) : singleProcessLease();
   const dialects = createDialectRegistry(embedded, options.dialects ?? []);
   const metrics = createServiceMetrics();
-  const workspaces = new WorkspaceCache(store, dialects, cacheObserver(metrics));
+  const settings = { ...DEFAULT_SETTINGS, ...options.settings };
+  const workspaces = new WorkspaceCache(store, dialects, cacheObserver(metrics), settings);
   const changes = controlUrl ? await listenForChanges(controlUrl, workspaces, logger) : undefined;
   changes?.subscribe(() => metrics.changeNotices.inc());
   // The embedded store is changed only through this instance; a shared one also through others.
@@ -161,7 +170,7 @@ async function startBehind(early: EarlyServer, options: StartOptions, logger: Lo
     apiKeys,
     authPlugins: [adminTokenPlugin(admin.hash), apiKeyPlugin(apiKeys), internalOAuthPlugin(issuer, apiKeys), externalJwtPlugin(identityProviderOf)],
     logger,
-    settings: { ...DEFAULT_SETTINGS, ...options.settings },
+    settings,
     cursorSecret: await store.cursorSecret(),
     importLease,
     lifecycle,

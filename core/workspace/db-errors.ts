@@ -1,6 +1,6 @@
 /** Database failures → service errors. Clients never see the driver's message or SQL (DESIGN §5). */
 import type { BoundDialect } from '../../dialects/dialect.ts';
-import { ApiError, serviceUnavailable } from '../errors.ts';
+import { ApiError, queryTimeout, serviceUnavailable } from '../errors.ts';
 import type { Entity } from '../schema/model.ts';
 
 function fieldOfColumn(entity: Entity, column: string | undefined): string | undefined {
@@ -33,6 +33,9 @@ export function translateDbError(dialect: BoundDialect, entity: Entity, error: u
       return serviceUnavailable('the workspace database is unavailable; try again shortly', error);
     case 'deadlock':
       return serviceUnavailable('the request conflicted with a concurrent one; try again', error);
+    case 'statement_timeout':
+      // Drivers throw queryTimeout themselves, naming the limit they set; this is the fallback.
+      return queryTimeout('STATEMENT_TIMEOUT_MS', undefined, error);
     default:
       return error;
   }

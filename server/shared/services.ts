@@ -17,6 +17,12 @@ export interface ServiceSettings {
   readonly jsonLimitBytes: number;
   /** CSV import body limit in bytes (IMPORT_LIMIT_BYTES; at most 100 MiB). */
   readonly importLimitBytes: number;
+  /** STATEMENT_TIMEOUT_MS: one statement's time limit; past it 503 QUERY_TIMEOUT. */
+  readonly statementTimeoutMs: number;
+  /** EXPORT_STATEMENT_TIMEOUT_MS: a streamed export's statement limit. */
+  readonly exportStatementTimeoutMs: number;
+  /** RESPONSE_IDLE_TIMEOUT_MS: a streamed answer whose client takes nothing for this long is cut. */
+  readonly responseIdleTimeoutMs: number;
 }
 
 /** What the process is doing; read by /readyz and the response headers. */

@@ -17,6 +17,8 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   HEADERS_TOO_LARGE: 431,
   SCHEMA_MIGRATION_IN_PROGRESS: 503,
   SERVICE_UNAVAILABLE: 503,
+  /** A statement ran past its time limit (DESIGN §11). */
+  QUERY_TIMEOUT: 503,
   /** The process listens but has not finished starting (server/early-server.ts). */
   STARTING: 503,
   INTERNAL_ERROR: 500,
