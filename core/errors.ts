@@ -22,6 +22,7 @@ export type ErrorCode =
   | 'SCHEMA_MIGRATION_IN_PROGRESS'
   | 'SCHEMA_OUT_OF_SYNC'
   | 'SERVICE_UNAVAILABLE'
+  | 'QUERY_TIMEOUT'
   | 'STARTING'
   | 'INTERNAL_ERROR';
 
@@ -60,6 +61,16 @@ export function notFound(message = 'not found'): ApiError {
 /** A dependency (a workspace database) cannot serve now; the cause goes to the request's log line. */
 export function serviceUnavailable(message: string, cause: unknown): ApiError {
   return new ApiError('SERVICE_UNAVAILABLE', message, undefined, undefined, cause);
+}
+
+/**
+ * A statement stopped by its time limit. `setting` is the variable that sets the limit
+ * (STATEMENT_TIMEOUT_MS, EXPORT_STATEMENT_TIMEOUT_MS), so an operator knows what to raise;
+ * the driver's own text goes to the log only.
+ */
+export function queryTimeout(setting: string, limitMs: number | undefined, cause: unknown): ApiError {
+  const limit = limitMs === undefined ? setting : `${setting}, ${limitMs} ms`;
+  return new ApiError('QUERY_TIMEOUT', `the query ran longer than its time limit (${limit}); narrow it or simplify its formulas`, undefined, undefined, cause);
 }
 
 /** `cause` (a driver error, say) goes to the log only. */

@@ -17,6 +17,23 @@ export interface DatabaseConfig {
   /** Schema (Postgres, SQL Server) that holds the workspace's tables. */
   readonly schema?: string;
   readonly poolSize?: number;
+  /**
+   * The time limit of one statement in ms (STATEMENT_TIMEOUT_MS); past it the driver throws
+   * core's `queryTimeout` (503 QUERY_TIMEOUT). Absent: no limit.
+   */
+  readonly statementTimeoutMs?: number;
+  /** The time limit of a streamed export's statement (`stream`, `csvCopy`) in ms (EXPORT_STATEMENT_TIMEOUT_MS). Absent: `statementTimeoutMs`. */
+  readonly exportStatementTimeoutMs?: number;
+}
+
+/** What one statement runs with. */
+export interface QueryOptions {
+  /**
+   * Aborted when nobody wants the answer any more (the HTTP client went away): a statement
+   * still waiting for a connection gives up the wait and never runs, a running one is cancelled
+   * on the database. The promise then rejects. Absent: the statement runs to its end.
+   */
+  readonly signal?: AbortSignal | undefined;
 }
 
 export interface QueryResult {
@@ -27,7 +44,7 @@ export interface QueryResult {
 
 /** Runs rendered statements. A pool, a single connection or a transaction. */
 export interface Executor {
-  query(statement: CompiledSql): Promise<QueryResult>;
+  query(statement: CompiledSql, options?: QueryOptions): Promise<QueryResult>;
 }
 
 /** A SELECT's rows in batches, read as the consumer pulls (DESIGN §14 "Export"). */
@@ -56,9 +73,10 @@ export interface Driver extends Executor {
    * Optional: the rows of one SELECT in batches of at most `batchRows`, through a database cursor
    * or driver stream with backpressure, so memory stays flat whatever the row count. Ending the
    * iteration early (the consumer's `return()`, a client gone) stops the statement on the server
-   * and frees its connection. Absent: core reads keyset batches (core/query/export.ts).
+   * and frees its connection. So does `options.signal`, also while the consumer is not pulling
+   * (backpressure) and while the stream still waits for a connection. Absent: core reads keyset batches (core/query/export.ts).
    */
-  stream?(statement: CompiledSql, batchRows: number): RowBatches;
+  stream?(statement: CompiledSql, batchRows: number, options?: QueryOptions): RowBatches;
   /**
    * Optional: the CSV export's data rows written by the database itself (PostgreSQL's COPY), the
    * exact bytes core would write from `stream`'s rows: each cell the text core/query/export-cells.ts
@@ -68,9 +86,9 @@ export interface Driver extends Executor {
    * not written), read with the same backpressure and early end as `stream`. Null when a column's
    * type has no exact text in the vendor's SQL: core then writes the rows itself. Absent: always so.
    * A chunk's memory may be read into again once the next chunk is asked for: a consumer that keeps
-   * a chunk longer (a write the socket has not taken yet) copies it.
+   * a chunk longer (a write the socket has not taken yet) copies it. `options.signal` as for `stream`.
    */
-  csvCopy?(statement: CompiledSql, columns: readonly CsvCopyColumn[]): AsyncIterable<Uint8Array> | null;
+  csvCopy?(statement: CompiledSql, columns: readonly CsvCopyColumn[], options?: QueryOptions): AsyncIterable<Uint8Array> | null;
   /** Runs `work` in one transaction on one connection; commits on success, rolls back on throw. */
   transaction<T>(work: (tx: Executor) => Promise<T>): Promise<T>;
   /** Cheap liveness check for /readyz. */
@@ -93,7 +111,9 @@ export type DbErrorKind =
   | 'undefined_function'
   | 'division_by_zero'
   | 'deadlock'
-  | 'connection_lost';
+  | 'connection_lost'
+  /** The statement ran past its time limit (PostgreSQL 57014 from statement_timeout, MariaDB 1969, MySQL 3024, tedious ETIMEOUT). */
+  | 'statement_timeout';
 
 /** Why a connection could not be made, as far as the driver tells (`connection_lost` only). */
 export type ConnectionCause = 'host_not_found' | 'connection_refused' | 'authentication_failed' | 'database_missing' | 'timeout';

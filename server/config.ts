@@ -9,6 +9,7 @@ import { parseSecretsKey } from '../core/secret-box.ts';
 import { DEFAULT_MAX_RESPONSE_ITEMS } from '../core/query/response-bound.ts';
 import { DEFAULT_KEY_PREFIX, type RateLimitOptions } from '../plugins/rate-limit/options.ts';
 import { DEFAULT_HTTP_LIMITS, type HttpLimits } from './http-server.ts';
+import { EXPORT_STATEMENT_TIMEOUT_MS, RESPONSE_IDLE_TIMEOUT_MS, STATEMENT_TIMEOUT_MS } from './shared/statement-limits.ts';
 import { dataDirProblem } from './startup-checks.ts';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -59,6 +60,8 @@ export interface Config {
   readonly secretsKey: string | undefined;
   /** SECRETS_KEY_PREVIOUS: the key a rotation moves away from. */
   readonly secretsKeyPrevious: string | undefined;
+  /** STATEMENT_TIMEOUT_MS, EXPORT_STATEMENT_TIMEOUT_MS, RESPONSE_IDLE_TIMEOUT_MS (DESIGN §11). */
+  readonly statementLimits: { readonly statementTimeoutMs: number; readonly exportStatementTimeoutMs: number; readonly responseIdleTimeoutMs: number };
 }
 
 export type ConfigResult = { readonly ok: true; readonly config: Config } | { readonly ok: false; readonly problems: readonly string[] };
@@ -180,6 +183,15 @@ function metricsToken(reader: EnvReader): string | undefined {
   return reader.problem('METRICS_TOKEN', 'must be at least 16 printable characters without spaces (e.g. $(openssl rand -hex 24))');
 }
 
+/** The statement limits; an export's may not be shorter than a plain statement's. */
+function statementLimits(reader: EnvReader): Config['statementLimits'] {
+  const statementTimeoutMs = reader.integer('STATEMENT_TIMEOUT_MS', STATEMENT_TIMEOUT_MS, 100, 3_600_000);
+  const exportStatementTimeoutMs = reader.integer('EXPORT_STATEMENT_TIMEOUT_MS', Math.max(EXPORT_STATEMENT_TIMEOUT_MS, statementTimeoutMs), 100, 86_400_000);
+  if (exportStatementTimeoutMs < statementTimeoutMs) reader.problem('EXPORT_STATEMENT_TIMEOUT_MS', `must be at least STATEMENT_TIMEOUT_MS (${statementTimeoutMs}), got "${exportStatementTimeoutMs}"`);
+  const responseIdleTimeoutMs = reader.integer('RESPONSE_IDLE_TIMEOUT_MS', RESPONSE_IDLE_TIMEOUT_MS, 100, 3_600_000);
+  return { statementTimeoutMs, exportStatementTimeoutMs, responseIdleTimeoutMs };
+}
+
 /** `writableDir` checks DATA_DIR (creating it); tests may replace it. */
 export function readConfig(env: Env, writableDir: (dir: string) => string | undefined = dataDirProblem): ConfigResult {
   const reader = new EnvReader(env);
@@ -210,6 +222,7 @@ export function readConfig(env: Env, writableDir: (dir: string) => string | unde
     idpAllowPrivate: reader.oneOf('IDP_ALLOW_PRIVATE', ['true', 'false'], 'false') === 'true',
     secretsKey: secretsKey(reader, 'SECRETS_KEY'),
     secretsKeyPrevious: secretsKey(reader, 'SECRETS_KEY_PREVIOUS'),
+    statementLimits: statementLimits(reader),
   };
   requireSharedKey(reader, config);
   const dirProblem = writableDir(config.dataDir);

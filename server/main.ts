@@ -75,7 +75,7 @@ try {
     ...(config.secretsKey ? { secretsKey: config.secretsKey } : {}),
     ...(config.secretsKeyPrevious ? { secretsKeyPrevious: config.secretsKeyPrevious } : {}),
     ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}),
-    settings: { countEstimateThreshold: config.countEstimateThreshold, maxResponseItems: config.maxResponseItems, importLimitBytes: config.importLimitBytes, idpAllowPrivate: config.idpAllowPrivate },
+    settings: { countEstimateThreshold: config.countEstimateThreshold, maxResponseItems: config.maxResponseItems, importLimitBytes: config.importLimitBytes, idpAllowPrivate: config.idpAllowPrivate, ...config.statementLimits },
     port: config.port,
     host: config.host,
     logger,

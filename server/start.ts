@@ -38,6 +38,7 @@ import { reachControlStore, StartupError } from './startup-checks.ts';
 import { secretBoxFor } from './secrets-key.ts';
 import { SecretsKeyError, type SecretBox } from '../core/secret-box.ts';
 import { sealStoredSecrets } from '../core/workspace/seal-secrets.ts';
+import { EXPORT_STATEMENT_TIMEOUT_MS, RESPONSE_IDLE_TIMEOUT_MS, STATEMENT_TIMEOUT_MS } from './shared/statement-limits.ts';
 
 export interface StartOptions {
   /** Folder for the embedded database; undefined keeps everything in memory (tests). */
@@ -112,7 +113,16 @@ export interface RunningService {
   close(drainMs?: number, deadlineMs?: number): Promise<void>;
 }
 
-const DEFAULT_SETTINGS: ServiceSettings = { countEstimateThreshold: 10_000, maxResponseItems: DEFAULT_MAX_RESPONSE_ITEMS, jsonLimitBytes: 10 * 1024 * 1024, importLimitBytes: IMPORT_LIMIT_BYTES, idpAllowPrivate: false };
+const DEFAULT_SETTINGS: ServiceSettings = {
+  countEstimateThreshold: 10_000,
+  maxResponseItems: DEFAULT_MAX_RESPONSE_ITEMS,
+  jsonLimitBytes: 10 * 1024 * 1024,
+  importLimitBytes: IMPORT_LIMIT_BYTES,
+  idpAllowPrivate: false,
+  statementTimeoutMs: STATEMENT_TIMEOUT_MS,
+  exportStatementTimeoutMs: EXPORT_STATEMENT_TIMEOUT_MS,
+  responseIdleTimeoutMs: RESPONSE_IDLE_TIMEOUT_MS,
+};
 const CONTROL_CONNECT_TIMEOUT_MS = 10_000;
 const DEFAULT_SHUTDOWN_DEADLINE_MS = 20_000;
 
@@ -164,7 +174,8 @@ async function startBehind(early: EarlyServer, options: StartOptions, logger: Lo
   const importLease = controlUrl ? await advisoryLease((onLost) => openPgSession(controlUrl, onLost), store.executor) : singleProcessLease();
   const dialects = createDialectRegistry(embedded, options.dialects ?? []);
   const metrics = createServiceMetrics();
-  const workspaces = new WorkspaceCache(store, dialects, cacheObserver(metrics));
+  const settings: ServiceSettings = { ...DEFAULT_SETTINGS, ...options.settings };
+  const workspaces = new WorkspaceCache(store, dialects, cacheObserver(metrics), settings);
   const changes = controlUrl ? await listenForChanges(controlUrl, workspaces, logger) : undefined;
   changes?.subscribe(() => metrics.changeNotices.inc());
   // The embedded store is changed only through this instance; a shared one also through others.
@@ -177,7 +188,6 @@ async function startBehind(early: EarlyServer, options: StartOptions, logger: Lo
   const issuer: InternalIssuer = { issuer: () => options.publicUrl ?? url, key: await loadSigningKey(store) };
   const identityProviderOf = async (workspaceId: string) => (await workspaces.byId(workspaceId)).identityProvider;
   const lifecycle: Lifecycle = { draining: false };
-  const settings: ServiceSettings = { ...DEFAULT_SETTINGS, ...options.settings };
   const services: Services = {
     store,
     workspaces,

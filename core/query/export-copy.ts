@@ -25,13 +25,13 @@ async function* translated(database: Database, plan: ReadPlan, chunks: AsyncIter
 }
 
 /** The data rows as CSV bytes (no header), or null when the driver cannot write them exactly. */
-export function copiedCsv(database: Database, plan: ReadPlan): AsyncGenerator<Uint8Array, void, undefined> | null {
+export function copiedCsv(database: Database, plan: ReadPlan, signal?: AbortSignal): AsyncGenerator<Uint8Array, void, undefined> | null {
   const { driver, dialect } = database;
   if (!driver.csvCopy || hasComputed(plan.output)) return null;
   const { statement, parts } = compileUnpaged(plan, dialect);
   const columns: CsvCopyColumn[] = parts.columns
     .filter((c) => c.key !== null)
     .map((c) => ({ alias: c.alias, type: c.type, emptyWhenNull: guardsOf(parts.columns, c) }));
-  const chunks = driver.csvCopy(render(statement, dialect.sql), columns);
+  const chunks = driver.csvCopy(render(statement, dialect.sql), columns, { signal });
   return chunks ? translated(database, plan, chunks) : null;
 }

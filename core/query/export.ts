@@ -61,6 +61,8 @@ export interface ExportOptions {
   readonly batchRows?: number;
   /** Most items one exported row may carry in its arrays (MAX_RESPONSE_ITEMS); default DEFAULT_MAX_RESPONSE_ITEMS. */
   readonly maxResponseItems?: number;
+  /** Aborted when the client goes away: the statement is cancelled, also while it waits for a connection (QueryOptions). */
+  readonly signal?: AbortSignal;
 }
 
 function entityAt(output: OutputNode, path: readonly string[]): string {
@@ -73,11 +75,11 @@ function columnsOf(plan: ReadPlan, parts: StatementParts): ExportColumn[] {
   return parts.columns.flatMap((c) => (c.key === null ? [] : [{ path: c.path, key: c.key, type: c.type, entity: entityAt(plan.output, c.path) }]));
 }
 
-async function* keysetBatches(database: Database, plan: ReadPlan, batchRows: number, select: SelectOptions): RowBatches {
+async function* keysetBatches(database: Database, plan: ReadPlan, batchRows: number, select: SelectOptions, signal: AbortSignal | undefined): RowBatches {
   let keyset: Keyset = { after: null };
   for (;;) {
     const page = compileRead({ ...plan, page: 0, size: batchRows, keyset }, database.dialect, select).page;
-    const rows = (await database.driver.query(render(page, database.dialect.sql))).rows;
+    const rows = (await database.driver.query(render(page, database.dialect.sql), { signal })).rows;
     const kept = rows.slice(0, batchRows);
     const last = kept[kept.length - 1];
     if (kept.length > 0) yield kept;
@@ -93,11 +95,13 @@ interface Source {
   readonly statement: Sql;
   readonly select: SelectOptions;
   readonly batchRows: number;
+  readonly signal: AbortSignal | undefined;
 }
 
 function rowBatches(source: Source): RowBatches {
   const { driver, dialect } = source.database;
-  return driver.stream ? driver.stream(render(source.statement, dialect.sql), source.batchRows) : keysetBatches(source.database, source.plan, source.batchRows, source.select);
+  const { signal } = source;
+  return driver.stream ? driver.stream(render(source.statement, dialect.sql), source.batchRows, { signal }) : keysetBatches(source.database, source.plan, source.batchRows, source.select, signal);
 }
 
 async function* converted<T>(source: Source, convert: (rows: Record<string, unknown>[]) => T[] | Promise<T[]>): AsyncGenerator<T[], void, undefined> {
@@ -117,7 +121,7 @@ function planExport(scope: ReadScope, request: ReadRequest): ReadPlan {
 
 function source(database: Database, plan: ReadPlan, select: SelectOptions, options: ExportOptions): { source: Source; parts: StatementParts } {
   const unpaged = compileUnpaged(plan, database.dialect, select);
-  return { source: { database, plan, statement: unpaged.statement, select, batchRows: options.batchRows ?? EXPORT_BATCH_ROWS }, parts: unpaged.parts };
+  return { source: { database, plan, statement: unpaged.statement, select, batchRows: options.batchRows ?? EXPORT_BATCH_ROWS, signal: options.signal }, parts: unpaged.parts };
 }
 
 /**
@@ -146,7 +150,7 @@ export function exportCells(database: Database, scope: ReadScope, request: ReadR
   }
   const { source: from, parts } = source(database, plan, TIMESTAMPS_AS_TEXT, options);
   const columns = columnsOf(plan, parts);
-  const copied = copiedCsv(database, plan);
+  const copied = copiedCsv(database, plan, options.signal);
   if (copied) return { entity: plan.root.entity.name, columns, chunks: copied };
   const cells = rowCells(parts.columns, database.dialect.capabilities.jsonArrivesAsText);
   return { entity: plan.root.entity.name, columns, batches: converted(from, (rows) => rows.map(cells)) };

@@ -117,7 +117,7 @@ interface Count {
 
 const NO_COUNT: Count = { total: null, mode: 'none' };
 
-async function countRows(database: Database, plan: ReadPlan, compiled: CompiledRead, options: ReadOptions): Promise<Count> {
+async function countRows(database: Database, plan: ReadPlan, compiled: CompiledRead, options: ReadOptions, signal: AbortSignal | undefined): Promise<Count> {
   const { driver, dialect } = database;
   const mode = plan.countMode;
   if (mode === 'none') return NO_COUNT;
@@ -125,7 +125,7 @@ async function countRows(database: Database, plan: ReadPlan, compiled: CompiledR
     const estimate = await estimatedRows(database, render(compiled.estimate, dialect.sql), plan.root.entity.table);
     if (estimate !== null && estimate > options.estimateThreshold) return { total: Math.round(estimate), mode: 'estimated' };
   }
-  const rows = await run(driver, dialect, compiled.count);
+  const rows = (await driver.query(render(compiled.count, dialect.sql), { signal })).rows;
   return { total: Number(rows[0]?.total ?? 0), mode: 'exact' };
 }
 
@@ -147,16 +147,17 @@ function cursorPage(plan: ReadPlan, rows: Record<string, unknown>[], identity: s
   return { rows: kept, nextCursor: last ? cursorAfter(plan, last, identity, secret) : null };
 }
 
-export async function listRecords(database: Database, scope: ReadScope, request: ReadRequest, options: ReadOptions): Promise<{ data: JsonRecord[]; meta: ListMeta }> {
+/** `signal`: aborted when the client goes away; the page's statement is then cancelled (QueryOptions). */
+export async function listRecords(database: Database, scope: ReadScope, request: ReadRequest, options: ReadOptions, signal?: AbortSignal): Promise<{ data: JsonRecord[]; meta: ListMeta }> {
   // Only a cursor needs the query's identity; offset pages skip its serialisation.
   const identity = request.paging ? queryIdentity(scope, request) : '';
   migrationBlocksReads(scope.root);
   const { plan, compiled, page: statement } = prepareList(database, scope, request, identity, options.cursorSecret);
   checkResponseItems(plan, plan.size, options.maxResponseItems ?? DEFAULT_MAX_RESPONSE_ITEMS);
   try {
-    const read = database.driver.query(statement);
+    const read = signal ? database.driver.query(statement, { signal }) : database.driver.query(statement);
     // count=none (what a client paging a big table asks) runs nothing beside the page.
-    const [{ rows }, count] = plan.countMode === 'none' ? [await read, NO_COUNT] : await Promise.all([read, countRows(database, plan, compiled, options)]);
+    const [{ rows }, count] = plan.countMode === 'none' ? [await read, NO_COUNT] : await Promise.all([read, countRows(database, plan, compiled, options, signal)]);
     const totalPages = count.total === null ? null : Math.ceil(count.total / plan.size);
     const counts = { size: plan.size, totalElements: count.total, totalPages, countMode: count.mode };
     const sizes = plan.expandSizes ? { expandSizes: { ...plan.expandSizes } } : {};

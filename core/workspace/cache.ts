@@ -11,7 +11,7 @@ import type { Dialect, DialectRegistry, Driver, PoolStats } from '../../dialects
 import { ApiError, notFound } from '../errors.ts';
 import { buildModel } from '../schema/build-model.ts';
 import { SingleFlight } from '../single-flight.ts';
-import { WorkspacePools } from './pools.ts';
+import { WorkspacePools, type StatementLimits } from './pools.ts';
 import { WorkspaceRuntime } from './runtime.ts';
 import type { ControlStore } from './store.ts';
 import type { ViewRecord, WorkspaceRecord } from './types.ts';
@@ -57,8 +57,9 @@ export class WorkspaceCache {
     readonly store: ControlStore,
     dialects: DialectRegistry,
     private readonly observer?: CacheObserver,
+    limits?: StatementLimits,
   ) {
-    this.pools = new WorkspacePools(dialects);
+    this.pools = new WorkspacePools(dialects, limits);
   }
 
   /**

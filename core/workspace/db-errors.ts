@@ -1,6 +1,6 @@
 /** Database failures → service errors. Clients never see the driver's message or SQL (DESIGN §5). */
 import type { BoundDialect } from '../../dialects/dialect.ts';
-import { ApiError, serviceUnavailable } from '../errors.ts';
+import { ApiError, queryTimeout, serviceUnavailable } from '../errors.ts';
 import type { Entity } from '../schema/model.ts';
 import { missingObject, schemaOutOfSync } from './schema-drift.ts';
 import { connectionCauseText } from './connection-cause.ts';
@@ -38,6 +38,9 @@ export function translateDbError(dialect: BoundDialect, entity: Entity, error: u
     case 'undefined_column':
     case 'undefined_table':
       return schemaOutOfSync(entity, missingObject(entity, mapped), error);
+    case 'statement_timeout':
+      // Drivers throw queryTimeout themselves, naming the limit they set; this is the fallback.
+      return queryTimeout('STATEMENT_TIMEOUT_MS', undefined, error);
     default:
       return error;
   }

@@ -6,10 +6,20 @@
 import type { Dialect, DialectRegistry, Driver, PoolStats } from '../../dialects/dialect.ts';
 import type { WorkspaceRecord } from './types.ts';
 
+/** The statement time limits every pool's sessions run under (DESIGN §11), from the service's settings. */
+export interface StatementLimits {
+  readonly statementTimeoutMs: number;
+  /** Exports' (and imports') own, longer limit. */
+  readonly exportStatementTimeoutMs: number;
+}
+
 export class WorkspacePools {
   private readonly drivers = new Map<string, { key: string; driver: Driver; label: string }>();
 
-  constructor(private readonly dialects: DialectRegistry) {}
+  constructor(
+    private readonly dialects: DialectRegistry,
+    private readonly limits?: StatementLimits,
+  ) {}
 
   /** The workspace's pool, opened once and reused across reloads while its config is unchanged. */
   async driverFor(workspace: WorkspaceRecord): Promise<{ dialect: Dialect; driver: Driver }> {
@@ -18,7 +28,7 @@ export class WorkspacePools {
     const existing = this.drivers.get(workspace.id);
     if (existing && existing.key === key) return { dialect, driver: existing.driver };
     if (existing) await existing.driver.close().catch(() => undefined);
-    const driver = await dialect.connect(workspace.database);
+    const driver = await dialect.connect(this.limits ? { ...workspace.database, ...this.limits } : workspace.database);
     this.drivers.set(workspace.id, { key, driver, label: `${workspace.orgSlug}/${workspace.slug}` });
     return { dialect, driver };
   }

@@ -43,7 +43,8 @@ export function mssqlConfig(config: DatabaseConfig): sql.config {
     ...(parsed.password ? { password: decodeURIComponent(parsed.password) } : {}),
     ...(database ? { database } : {}),
     pool,
-    requestTimeout: Number(query.get('requestTimeout') ?? 30_000),
+    // STATEMENT_TIMEOUT_MS unless the URL names its own; past it tedious fails the request with ETIMEOUT.
+    requestTimeout: Number(query.get('requestTimeout') ?? config.statementTimeoutMs ?? 30_000),
     connectionTimeout: Number(query.get('connectTimeout') ?? 15_000),
     options: {
       // tedious encrypts by default; a local server with a self-signed certificate needs

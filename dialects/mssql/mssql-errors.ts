@@ -55,6 +55,7 @@ const CONNECTION_CODES = new Set([
 ]);
 
 interface MssqlLikeError {
+  name?: unknown;
   number?: unknown;
   code?: unknown;
   message?: unknown;
@@ -123,6 +124,8 @@ function mapOne(e: MssqlLikeError): DbError | null {
     if (kind) return { kind, ...detailsOf(kind, number, messageOf(e)) };
   }
   const code = typeof e.code === 'string' ? e.code : '';
+  // ETIMEOUT on a request is its requestTimeout (mssql RequestError); on a connection, the connect timed out.
+  if (code === 'ETIMEOUT' && e.name === 'RequestError') return { kind: 'statement_timeout' };
   if (CONNECTION_CODES.has(code)) return { kind: 'connection_lost' };
   return null;
 }

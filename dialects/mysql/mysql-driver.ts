@@ -19,7 +19,10 @@
  */
 import mysql from 'mysql2/promise';
 import type { CompiledSql } from '../../core/sql.ts';
-import type { DatabaseConfig, Driver, Executor, PoolStats, RowBatches } from '../dialect.ts';
+import { queryTimeout } from '../../core/errors.ts';
+import type { DatabaseConfig, Driver, Executor, PoolStats, QueryOptions, RowBatches } from '../dialect.ts';
+import { acquireUnlessAbandoned, whileRunning } from '../abandoned.ts';
+import { mapMysqlError } from './mysql-errors.ts';
 import type { MysqlExecutor, MysqlQueryResult, MysqlServerInfo } from './mysql-executor.ts';
 
 export type { MysqlExecutor, MysqlQueryResult, MysqlServerInfo } from './mysql-executor.ts';
@@ -76,7 +79,9 @@ async function run(conn: PoolConnection, statement: CompiledSql): Promise<MysqlQ
  * (`KILL QUERY` from another connection) and its connection destroyed, since it still holds the
  * rest of the result.
  */
-async function* streamRows(conn: PoolConnection, pool: mysql.Pool, statement: CompiledSql, batchRows: number): RowBatches {
+async function* streamRows(conn: PoolConnection, kill: Killer, statement: CompiledSql, batchRows: number, signal: AbortSignal | undefined, restore: (conn: PoolConnection) => Promise<boolean>): RowBatches {
+  // Gone while the consumer is not pulling (backpressure): the statement is killed and the socket closed at once.
+  const stop = whileRunning(signal, () => void kill(conn).finally(() => conn.destroy()));
   const core = conn.connection as unknown as { execute(options: object, values: unknown[]): { stream(options: object): AsyncIterable<Record<string, unknown>> } };
   const rows = core.execute({ sql: statement.text }, statement.params as unknown[]).stream({ highWaterMark: batchRows });
   let finished = false;
@@ -91,12 +96,46 @@ async function* streamRows(conn: PoolConnection, pool: mysql.Pool, statement: Co
     if (batch.length > 0) yield batch;
     finished = true;
   } finally {
-    if (finished) conn.release();
+    stop();
+    if (finished && (await restore(conn))) conn.release();
+    else if (finished) conn.destroy();
     else {
-      await pool.query('KILL QUERY ?', [conn.threadId]).catch(() => undefined);
+      await kill(conn);
       conn.destroy();
     }
   }
+}
+
+/** Ends a connection's session on the server, whatever it runs; never fails. */
+type Killer = (conn: PoolConnection) => Promise<void>;
+
+/**
+ * `KILL <thread id>` from a connection of its own, outside the pool: when every pooled
+ * connection is busy (ten exports cut at once) a kill that waited for one would never run, and
+ * the connections it should free would be held for good. The whole session rather than
+ * `KILL QUERY`: a statement still being prepared when the kill lands would then run to its end
+ * (the kill stops only what runs at that instant), and the abandoned connection is dropped anyway.
+ */
+function killer(uri: string): Killer {
+  return async (conn) => {
+    const admin = await mysql.createConnection({ uri }).catch(() => null);
+    if (!admin) return;
+    await admin.query('KILL ?', [conn.threadId]).catch(() => undefined);
+    await admin.end().catch(() => admin.destroy());
+  };
+}
+
+/** The session's statement time limit: MariaDB's max_statement_time (seconds), MySQL's max_execution_time (ms, SELECTs only). */
+async function limitSession(conn: PoolConnection, ms: number): Promise<void> {
+  try {
+    await conn.query('SET SESSION max_statement_time = ?', [ms / 1000]);
+  } catch {
+    await conn.query('SET SESSION max_execution_time = ?', [ms]);
+  }
+}
+
+function timedOut(error: unknown, setting: string, ms: number | undefined): unknown {
+  return mapMysqlError(error)?.kind === 'statement_timeout' ? queryTimeout(setting, ms, error) : error;
 }
 
 function parseVersion(version: string): [number, number, number] {
@@ -159,12 +198,17 @@ export function createMysqlDriver(config: DatabaseConfig): Driver & MysqlExecuto
   const prepared = new WeakSet<object>();
   let serverInfo: Promise<MysqlServerInfo> | undefined;
 
-  async function acquire(): Promise<PoolConnection> {
-    const conn = await pool.getConnection();
+  const kill = killer(config.url ?? '');
+  const limitMs = config.statementTimeoutMs;
+  const exportMs = config.exportStatementTimeoutMs ?? limitMs;
+
+  async function acquire(signal?: AbortSignal): Promise<PoolConnection> {
+    const conn = signal ? await acquireUnlessAbandoned(() => pool.getConnection(), (c) => c.release(), signal) : await pool.getConnection();
     const core = conn.connection as unknown as object;
     if (prepared.has(core)) return conn;
     try {
       await conn.query(SESSION_SETUP);
+      if (limitMs) await limitSession(conn, limitMs);
       prepared.add(core);
       return conn;
     } catch (error) {
@@ -173,12 +217,35 @@ export function createMysqlDriver(config: DatabaseConfig): Driver & MysqlExecuto
     }
   }
 
-  async function withConnection<T>(work: (conn: PoolConnection) => Promise<T>): Promise<T> {
-    const conn = await acquire();
+  async function withConnection<T>(work: (conn: PoolConnection) => Promise<T>, signal?: AbortSignal): Promise<T> {
+    const conn = await acquire(signal);
+    const stop = whileRunning(signal, () => void kill(conn));
     try {
       return await work(conn);
+    } catch (error) {
+      throw timedOut(error, 'STATEMENT_TIMEOUT_MS', limitMs);
     } finally {
-      conn.release();
+      stop();
+      // A killed session is gone: the pool must not hand it out again.
+      if (signal?.aborted) conn.destroy();
+      else conn.release();
+    }
+  }
+
+  /** The session's own limit again before an export's connection goes back to the pool; false: drop it. */
+  const restoreLimit = (conn: PoolConnection): Promise<boolean> =>
+    exportMs !== limitMs && limitMs ? limitSession(conn, limitMs).then(() => true, () => false) : Promise.resolve(true);
+
+  /** A pooled connection for one export, under the export's limit while it streams. */
+  async function exportConnection(signal: AbortSignal | undefined): Promise<PoolConnection> {
+    const conn = await acquire(signal);
+    if (!exportMs || exportMs === limitMs) return conn;
+    try {
+      await limitSession(conn, exportMs);
+      return conn;
+    } catch (error) {
+      conn.destroy();
+      throw error;
     }
   }
 
@@ -193,9 +260,14 @@ export function createMysqlDriver(config: DatabaseConfig): Driver & MysqlExecuto
   const poolStats = poolStatsOf(pool);
   return {
     ...(poolStats ? { poolStats } : {}),
-    query: (statement: CompiledSql) => withConnection((conn) => run(conn, statement)),
-    async *stream(statement: CompiledSql, batchRows: number): RowBatches {
-      yield* streamRows(await acquire(), pool, statement, batchRows);
+    query: (statement: CompiledSql, options?: QueryOptions) => withConnection((conn) => run(conn, statement), options?.signal),
+    async *stream(statement: CompiledSql, batchRows: number, options?: QueryOptions): RowBatches {
+      const conn = await exportConnection(options?.signal);
+      try {
+        yield* streamRows(conn, kill, statement, batchRows, options?.signal, restoreLimit);
+      } catch (error) {
+        throw timedOut(error, 'EXPORT_STATEMENT_TIMEOUT_MS', exportMs);
+      }
     },
     server,
     async transaction<T>(work: (tx: Executor) => Promise<T>): Promise<T> {

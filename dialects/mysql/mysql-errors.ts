@@ -29,6 +29,8 @@ const KIND_BY_ERRNO: Record<number, DbErrorKind> = {
   1305: 'undefined_function', // ER_SP_DOES_NOT_EXIST
   1630: 'undefined_function', // ER_FUNC_INEXISTENT_NAME_COLLISION
   1213: 'deadlock', // ER_LOCK_DEADLOCK
+  1969: 'statement_timeout', // MariaDB ER_STATEMENT_TIMEOUT (max_statement_time)
+  3024: 'statement_timeout', // MySQL ER_QUERY_TIMEOUT (max_execution_time)
   1205: 'deadlock', // ER_LOCK_WAIT_TIMEOUT: retryable like a deadlock
   1053: 'connection_lost', // ER_SERVER_SHUTDOWN
   1044: 'connection_lost', // ER_DBACCESS_DENIED_ERROR: refused at connect (the cause is logged)

@@ -13,17 +13,13 @@
  * would have sent for the parameter, read by the same type's input function. No value is ever
  * written into the SQL text.
  */
-import type { Socket } from 'node:net';
 import type pg from 'pg';
 import type { CompiledSql } from '../../core/sql.ts';
 import type { CsvCopyColumn } from '../dialect.ts';
+import { releaseExportClient, socketOf, stopOnAbandon, takeExportClient, type ExportRun } from './export-session.ts';
+import { NO_LIMIT, timedOut } from './postgres-time-limit.ts';
 import { CopyCsvOut } from './postgres-copy-out.ts';
 import { copyStatement, replacePlaceholders } from './postgres-copy-sql.ts';
-
-/** pg keeps its socket on `connection.stream`. */
-function socketOf(client: pg.PoolClient): Socket {
-  return (client as unknown as { connection: { stream: Socket } }).connection.stream;
-}
 
 const setting = (index: number): string => `wdapi_copy.p${index}`;
 
@@ -72,40 +68,50 @@ function timestampCells(columns: readonly CsvCopyColumn[]): number[] {
   return columns.flatMap((column, i) => (column.type === 'timestamp' ? [i] : []));
 }
 
-async function* copiedRows(pool: pg.Pool, statement: CompiledSql, columns: readonly CsvCopyColumn[]): AsyncGenerator<Uint8Array, void, undefined> {
-  const client = await pool.connect();
+async function* copiedRows(pool: pg.Pool, statement: CompiledSql, columns: readonly CsvCopyColumn[], run: ExportRun): AsyncGenerator<Uint8Array, void, undefined> {
+  const client = await takeExportClient(pool, run);
+  const stop = stopOnAbandon(client, run.signal);
   const ignore = (): void => undefined;
   client.on('error', ignore);
   const inTransaction = statement.params.length > 0;
   let ended = false;
   try {
-    if (inTransaction) await client.query('BEGIN');
-    const copy = new CopyCsvOut(await boundCopy(client, statement, columns), timestampCells(columns));
-    client.query(copy);
-    // A chunk's buffer is read into again once the consumer asks for the next (Driver.csvCopy).
-    for await (const chunk of copy as AsyncIterable<Uint8Array>) {
-      yield chunk;
-      copy.recycle(chunk);
-    }
-    if (inTransaction) await client.query('COMMIT');
+    yield* copiedChunks(client, statement, columns, inTransaction);
     ended = true;
+  } catch (error) {
+    throw timedOut(error, run.limit);
   } finally {
+    stop();
     // Left early (client gone, an error): the socket is destroyed, the server's next send fails
     // and its backend ends the COPY (and the transaction); the pool drops the client.
     if (!ended) socketOf(client).destroy();
     else client.off('error', ignore);
-    client.release(!ended);
+    await releaseExportClient(client, run, !ended);
   }
 }
+
+async function* copiedChunks(client: pg.PoolClient, statement: CompiledSql, columns: readonly CsvCopyColumn[], inTransaction: boolean): AsyncGenerator<Uint8Array, void, undefined> {
+  if (inTransaction) await client.query('BEGIN');
+  const copy = new CopyCsvOut(await boundCopy(client, statement, columns), timestampCells(columns));
+  client.query(copy);
+  // A chunk's buffer is read into again once the consumer asks for the next (Driver.csvCopy).
+  for await (const chunk of copy as AsyncIterable<Uint8Array>) {
+    yield chunk;
+    copy.recycle(chunk);
+  }
+  if (inTransaction) await client.query('COMMIT');
+}
+
+const UNLIMITED: ExportRun = { limit: NO_LIMIT, ownTimeoutMs: undefined, signal: undefined };
 
 /**
  * Null, before any connection is taken, when a column has no exact cell, a parameter is bytes
  * (pg sends a Buffer in binary, which a text setting cannot carry) or the statement holds SQL
  * the placeholder scanner does not read.
  */
-export function copyCsv(pool: pg.Pool, statement: CompiledSql, columns: readonly CsvCopyColumn[]): AsyncIterable<Uint8Array> | null {
+export function copyCsv(pool: pg.Pool, statement: CompiledSql, columns: readonly CsvCopyColumn[], run: ExportRun = UNLIMITED): AsyncIterable<Uint8Array> | null {
   if (statement.params.some((p) => p instanceof Uint8Array)) return null;
   const select = replacePlaceholders(statement.text, () => 'NULL');
   if (select === null || copyStatement(select, columns) === null) return null;
-  return copiedRows(pool, statement, columns);
+  return copiedRows(pool, statement, columns, run);
 }

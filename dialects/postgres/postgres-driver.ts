@@ -1,7 +1,11 @@
 import pg from 'pg';
 import type { CompiledSql } from '../../core/sql.ts';
-import type { DatabaseConfig, Driver, Executor, QueryResult } from '../dialect.ts';
+import type { DatabaseConfig, Driver, Executor, QueryOptions, QueryResult } from '../dialect.ts';
+import { acquireUnlessAbandoned, whileRunning } from '../abandoned.ts';
+import { cancelRunning } from './postgres-cancel.ts';
 import { copyCsv } from './postgres-copy.ts';
+import type { ExportRun } from './export-session.ts';
+import { NO_LIMIT, timedOut, type TimeLimit } from './postgres-time-limit.ts';
 import { streamedRows } from './postgres-stream.ts';
 import { postgresTextParsers } from './postgres-types.ts';
 import { pgStream } from './read-sink-socket.ts';
@@ -18,13 +22,46 @@ function toResult(result: pg.QueryResult): QueryResult {
   return { rows: result.rows as Record<string, unknown>[], affectedRows: result.rowCount ?? 0 };
 }
 
-function executorOf(client: pg.Pool | pg.ClientBase): Executor {
+/** One statement on `client`, cancelled on the server if `signal` aborts while it runs. */
+async function queryOn(client: pg.ClientBase, statement: CompiledSql, signal: AbortSignal | undefined): Promise<pg.QueryResult> {
+  const stop = whileRunning(signal, () => cancelRunning(client));
+  try {
+    return await client.query(statement.text, statement.params as unknown[]);
+  } finally {
+    stop();
+  }
+}
+
+/** A statement that may be abandoned: its own pooled client, so that it can be cancelled alone. */
+async function queryAbandonable(pool: pg.Pool, statement: CompiledSql, signal: AbortSignal): Promise<pg.QueryResult> {
+  const client = await acquireUnlessAbandoned(() => pool.connect(), (c) => c.release(), signal);
+  try {
+    return await queryOn(client, statement, signal);
+  } finally {
+    client.release();
+  }
+}
+
+function executorOf(client: pg.Pool | pg.ClientBase, limit: TimeLimit = NO_LIMIT): Executor {
   return {
-    async query(statement: CompiledSql): Promise<QueryResult> {
-      // (text, values) rather than a config object, which pg copies property by property per query.
-      return toResult(await client.query(statement.text, statement.params as unknown[]));
+    async query(statement: CompiledSql, options?: QueryOptions): Promise<QueryResult> {
+      const signal = options?.signal;
+      try {
+        if (!signal) {
+          // (text, values) rather than a config object, which pg copies property by property per query.
+          return toResult(await client.query(statement.text, statement.params as unknown[]));
+        }
+        return toResult(client instanceof pg.Pool ? await queryAbandonable(client, statement, signal) : await queryOn(client, statement, signal));
+      } catch (error) {
+        throw timedOut(error, limit);
+      }
     },
   };
+}
+
+/** Session options: UTC (DESIGN §4) and the statement time limit, a checked integer from the config. */
+function sessionOptions(config: DatabaseConfig): string {
+  return config.statementTimeoutMs ? `-c TimeZone=UTC -c statement_timeout=${config.statementTimeoutMs}` : '-c TimeZone=UTC';
 }
 
 /** A `pg` Pool against a real PostgreSQL server. Sessions run in UTC (DESIGN §4). */
@@ -32,18 +69,22 @@ export function createPgDriver(config: DatabaseConfig): Driver {
   const pool = new pg.Pool({
     connectionString: config.url,
     max: config.poolSize ?? 10,
-    options: '-c TimeZone=UTC',
+    options: sessionOptions(config),
     types,
     // Sockets whose reads the COPY export can take into reused buffers (read-sink-socket.ts).
     stream: pgStream,
   });
   // An idle client losing its server must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);
-  const executor = executorOf(pool);
+  const limit: TimeLimit = { setting: 'STATEMENT_TIMEOUT_MS', ms: config.statementTimeoutMs };
+  const exportLimit: TimeLimit = config.exportStatementTimeoutMs ? { setting: 'EXPORT_STATEMENT_TIMEOUT_MS', ms: config.exportStatementTimeoutMs } : limit;
+  const executor = executorOf(pool, limit);
+  const ownTimeoutMs = config.exportStatementTimeoutMs !== config.statementTimeoutMs ? config.exportStatementTimeoutMs : undefined;
+  const exportRun = (options: QueryOptions | undefined): ExportRun => ({ limit: exportLimit, ownTimeoutMs, signal: options?.signal });
   return {
     query: executor.query,
-    stream: (statement, batchRows) => streamedRows(pool, types, statement, batchRows),
-    csvCopy: (statement, columns) => copyCsv(pool, statement, columns),
+    stream: (statement, batchRows, options) => streamedRows(pool, types, statement, batchRows, exportRun(options)),
+    csvCopy: (statement, columns, options) => copyCsv(pool, statement, columns, exportRun(options)),
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     async transaction<T>(work: (tx: Executor) => Promise<T>): Promise<T> {
       const client = await pool.connect();
@@ -54,7 +95,7 @@ export function createPgDriver(config: DatabaseConfig): Driver {
       let broken = false;
       try {
         await client.query('BEGIN');
-        const result = await work(executorOf(client));
+        const result = await work(executorOf(client, limit));
         await client.query('COMMIT');
         return result;
       } catch (error) {

@@ -78,6 +78,8 @@ export function mapPostgresError(error: unknown): DbError | null {
   const code = typeof e.code === 'string' ? e.code : '';
   let kind: DbErrorKind | undefined = KIND_BY_SQLSTATE[code];
   if (!kind && (code.startsWith('08') || NETWORK_CODES.has(code))) kind = 'connection_lost';
+  // query_canceled is also what a cancel request gives; only the timeout's names its cause.
+  if (code === '57014' && typeof e.message === 'string' && /statement timeout/i.test(e.message)) kind = 'statement_timeout';
   if (!kind && typeof e.message === 'string' && /Connection terminated|connection.*closed/i.test(e.message)) {
     kind = 'connection_lost';
   }

@@ -6,20 +6,16 @@
  * per batch, during which the server stood still: for the 1M-row export the reads alone took
  * 3.1–3.8 s in batches of 250 (2.9 s in batches of 2,000) against 1.9 s for one execution.
  */
-import type { Socket } from 'node:net';
 import pg from 'pg';
 import type { CompiledSql } from '../../core/sql.ts';
 import type { RowBatches } from '../dialect.ts';
+import { releaseExportClient, socketOf, stopOnAbandon, takeExportClient, type ExportRun } from './export-session.ts';
+import { timedOut } from './postgres-time-limit.ts';
 
 type Row = Record<string, unknown>;
 
 /** Batches the consumer may have waiting before the socket is paused (the socket buffers keep the server busy meanwhile). */
 const BATCHES_AHEAD = 1;
-
-/** pg keeps its socket on `connection.stream` (pg-copy-streams pauses the same one). */
-function socketOf(client: pg.PoolClient): Socket {
-  return (client as unknown as { connection: { stream: Socket } }).connection.stream;
-}
 
 /** Rows grouped in batches as they arrive; `wake` resolves the consumer's wait. */
 class RowQueue {
@@ -65,8 +61,9 @@ class RowQueue {
  * sending: the socket is destroyed, the server's next send fails and its backend ends the
  * statement, and the pool drops the client.
  */
-export async function* streamedRows(pool: pg.Pool, types: pg.CustomTypesConfig, statement: CompiledSql, batchRows: number): RowBatches {
-  const client = await pool.connect();
+export async function* streamedRows(pool: pg.Pool, types: pg.CustomTypesConfig, statement: CompiledSql, batchRows: number, run: ExportRun): RowBatches {
+  const client = await takeExportClient(pool, run);
+  const stop = stopOnAbandon(client, run.signal);
   const ignore = (): void => undefined;
   client.on('error', ignore);
   const socket = socketOf(client);
@@ -86,14 +83,15 @@ export async function* streamedRows(pool: pg.Pool, types: pg.CustomTypesConfig, 
         if (queue.ready.length < BATCHES_AHEAD) socket.resume();
         yield batch;
       } else if (queue.ended) {
-        if (queue.failure !== null) throw queue.failure;
+        if (queue.failure !== null) throw timedOut(queue.failure, run.limit);
         return;
       } else await queue.wait();
     }
   } finally {
+    stop();
     if (queue.ended) client.off('error', ignore);
     // The destroyed connection reports its end later: the listener stays on the discarded client.
     else socket.destroy();
-    client.release(!queue.ended);
+    await releaseExportClient(client, run, !queue.ended || socket.destroyed);
   }
 }

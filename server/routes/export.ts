@@ -19,6 +19,7 @@ import { LIST_QUERY, parseExportRequest, parseReadRequestOnce, type QueryParams 
 import { listRecords, type ReadOptions } from '../../core/query/read.ts';
 import type { ReadScope } from '../../core/query/plan.ts';
 import type { WorkspaceRuntime } from '../../core/workspace/runtime.ts';
+import { clientGone } from '../shared/client-gone.ts';
 
 export type ExportFormat = 'csv' | 'ndjson';
 
@@ -233,50 +234,87 @@ async function bodyStream(ctx: Context, response: ExportResponse): Promise<Reada
   return Readable.from(ndjsonLines(response.exported, await firstBatch(response.exported)), ahead);
 }
 
+/** How an export runs: `gone` is aborted when the client goes away (its statement is then cancelled); `idleMs` cuts a socket that takes nothing. */
+export interface ExportRun {
+  readonly gone?: AbortController;
+  readonly idleMs?: number;
+}
+
+/** A list request's options at the server edge: the read's, and how long a streamed answer may go untaken. */
+export interface ListOptions extends ReadOptions {
+  /** RESPONSE_IDLE_TIMEOUT_MS: an export whose socket takes no byte for this long is cut. */
+  readonly responseIdleTimeoutMs: number;
+}
+
+/**
+ * Cuts the response when its socket has taken no byte for `idleMs` (a client that keeps the
+ * connection and reads nothing): the socket is destroyed, the response closes, and the export
+ * ends with it (the 'close' in sendExport, and the signal its statement runs with). One timer per
+ * export, looking at the bytes the socket wrote; gone with the response.
+ */
+function cutWhenIdle(ctx: Context, idleMs: number): NodeJS.Timeout {
+  const socket = ctx.req.socket;
+  let written = socket.bytesWritten;
+  const timer = setInterval(() => {
+    if (socket.bytesWritten !== written) written = socket.bytesWritten;
+    else socket.destroy();
+  }, idleMs);
+  return timer.unref();
+}
+
 /**
  * Reads the first batch before answering, so an error there is a plain JSON error response;
- * then 200 with the streamed body.
+ * then 200 with the streamed body. The export is tied to the response before that first read: a
+ * client gone while the export still waits for a connection ends it as well.
  */
-export async function sendExport(ctx: Context, response: ExportResponse): Promise<void> {
-  const body = await bodyStream(ctx, response);
+export async function sendExport(ctx: Context, response: ExportResponse, run: ExportRun = {}): Promise<void> {
   const { exported } = response;
+  const source = 'chunks' in exported ? exported.chunks : exported.batches;
+  let body: Readable | undefined;
+  let idle: NodeJS.Timeout | undefined;
+  // One listener does it all: the response already carries Koa's and the pipeline's.
+  ctx.res.once('close', () => {
+    if (!ctx.res.writableFinished) run.gone?.abort();
+    clearInterval(idle);
+    body?.destroy();
+    source.return(undefined).catch(() => undefined);
+  });
+  body = await bodyStream(ctx, response);
+  if (ctx.res.destroyed) {
+    body.destroy();
+    return;
+  }
+  if (run.idleMs !== undefined) idle = cutWhenIdle(ctx, run.idleMs);
   ctx.status = 200;
   ctx.type = MEDIA[response.format];
   // Entity names come from table names: anything outside a plain file name is replaced.
   ctx.set('Content-Disposition', `attachment; filename="${exported.entity.replace(/[^\w.-]/g, '_')}.${response.format}"`);
   ctx.set('Cache-Control', 'no-store');
+  // The export ends with the response (the 'close' above), whether or not its body was read:
+  // Koa ends a HEAD response (answered by the GET route) without reading the body, and an export
+  // left open holds its pooled connection and statement for good. The source is returned as well
+  // as the body destroyed: the body's generator has not started when nothing read it, and
+  // returning a generator that has not started does not reach the source it would have read.
   ctx.body = resetOnError(ctx, body);
-  closeWithResponse(ctx, body, 'chunks' in exported ? exported.chunks : exported.batches);
-}
-
-/**
- * The export ends with the response, whether or not its body was read: Koa ends a HEAD response
- * (answered by the GET route) without reading the body, and an export left open holds its pooled
- * connection and statement for good. The source is returned as well as the body destroyed: the
- * body's generator has not started when nothing read it, and returning a generator that has not
- * started does not reach the source it would have read. After a complete body both are done and
- * this changes nothing.
- */
-function closeWithResponse(ctx: Context, body: Readable, source: AsyncGenerator<unknown, void, undefined>): void {
-  ctx.res.once('close', () => {
-    body.destroy();
-    source.return(undefined).catch(() => undefined);
-  });
 }
 
 /** Answers a list request that asked for `format`: plans (400s before any byte), then streams. */
-export async function respondWithExport(ctx: Context, runtime: WorkspaceRuntime, scope: ReadScope, format: ExportFormat): Promise<void> {
+export async function respondWithExport(ctx: Context, runtime: WorkspaceRuntime, scope: ReadScope, format: ExportFormat, idleMs?: number): Promise<void> {
   const style = headerStyle(ctx, format);
   const request = parseExportRequest(listQuery(ctx) as QueryParams);
-  if (format === 'ndjson') return sendExport(ctx, { format, exported: exportRecords(runtime.database, scope, request) });
-  const exported = exportCells(runtime.database, scope, request);
+  const gone = new AbortController();
+  const options = { signal: gone.signal };
+  const run = idleMs === undefined ? { gone } : { gone, idleMs };
+  if (format === 'ndjson') return sendExport(ctx, { format, exported: exportRecords(runtime.database, scope, request, options) }, run);
+  const exported = exportCells(runtime.database, scope, request, options);
   const header = style === 'display' ? displayHeader(runtime, scope.viewUuid, exported.columns) : apiHeader(exported.columns);
-  await sendExport(ctx, { format, exported, header });
+  await sendExport(ctx, { format, exported, header }, run);
 }
 
 /** A list request (record list or view data): the paged JSON list, or the export its `format` or `Accept` asks for. */
-export async function answerList(ctx: Context, runtime: WorkspaceRuntime, scope: ReadScope, options: ReadOptions): Promise<void> {
+export async function answerList(ctx: Context, runtime: WorkspaceRuntime, scope: ReadScope, options: ListOptions): Promise<void> {
   const format = exportFormat(ctx);
-  if (format) return respondWithExport(ctx, runtime, scope, format);
-  ctx.body = await listRecords(runtime.database, scope, parseReadRequestOnce(ctx.querystring, () => listQuery(ctx) as QueryParams, LIST_QUERY), options);
+  if (format) return respondWithExport(ctx, runtime, scope, format, options.responseIdleTimeoutMs);
+  const request = parseReadRequestOnce(ctx.querystring, () => listQuery(ctx) as QueryParams, LIST_QUERY);
+  ctx.body = await listRecords(runtime.database, scope, request, options, clientGone(ctx));
 }

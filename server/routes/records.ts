@@ -19,7 +19,7 @@ function params(ctx: Context): { org: string; ws: string; entity: string; id: st
 export function recordRoutes(services: Services): Router {
   const router = new Router({ prefix: '/api/v1/:org/:ws' });
   const body = jsonBody(services.settings.jsonLimitBytes);
-  const options = { estimateThreshold: services.settings.countEstimateThreshold, cursorSecret: services.cursorSecret, maxResponseItems: services.settings.maxResponseItems };
+  const options = { estimateThreshold: services.settings.countEstimateThreshold, cursorSecret: services.cursorSecret, maxResponseItems: services.settings.maxResponseItems, responseIdleTimeoutMs: services.settings.responseIdleTimeoutMs };
 
   router.get('/:entity', async (ctx) => {
     const p = params(ctx);

@@ -25,7 +25,7 @@ async function viewRead(ctx: Context, services: Services): Promise<{ runtime: Wo
 
 export function viewDataRoutes(services: Services): Router {
   const router = new Router({ prefix: '/api/data' });
-  const options = { estimateThreshold: services.settings.countEstimateThreshold, cursorSecret: services.cursorSecret, maxResponseItems: services.settings.maxResponseItems };
+  const options = { estimateThreshold: services.settings.countEstimateThreshold, cursorSecret: services.cursorSecret, maxResponseItems: services.settings.maxResponseItems, responseIdleTimeoutMs: services.settings.responseIdleTimeoutMs };
 
   router.get('/:viewSlug', async (ctx) => {
     const { runtime, scope } = await viewRead(ctx, services);

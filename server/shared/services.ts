@@ -25,6 +25,12 @@ export interface ServiceSettings {
    * addresses (a self-hosted network); off, they are refused (core/outbound-address.ts).
    */
   readonly idpAllowPrivate: boolean;
+  /** STATEMENT_TIMEOUT_MS: one statement's time limit; past it 503 QUERY_TIMEOUT. */
+  readonly statementTimeoutMs: number;
+  /** EXPORT_STATEMENT_TIMEOUT_MS: a streamed export's statement limit. */
+  readonly exportStatementTimeoutMs: number;
+  /** RESPONSE_IDLE_TIMEOUT_MS: a streamed answer whose client takes nothing for this long is cut. */
+  readonly responseIdleTimeoutMs: number;
 }
 
 /** What the process is doing; read by /readyz and the response headers. */

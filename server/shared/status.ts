@@ -22,6 +22,8 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   /** The workspace database no longer has a table or column the service holds; an owner's sync fixes it. */
   SCHEMA_OUT_OF_SYNC: 503,
   SERVICE_UNAVAILABLE: 503,
+  /** A statement ran past its time limit (DESIGN §11). */
+  QUERY_TIMEOUT: 503,
   /** The process listens but has not finished starting (server/early-server.ts). */
   STARTING: 503,
   INTERNAL_ERROR: 500,

@@ -65,8 +65,8 @@ describe('client-side failures', () => {
     expect(mapMssqlError(new sql.ConnectionError(`failed: ${code}`, code as sql.MSSQL_ERROR_CODE))).toEqual({ kind: 'connection_lost' });
   });
 
-  it('a request timeout (RequestError ETIMEOUT) is connection_lost', () => {
-    expect(mapMssqlError(new sql.RequestError('Timeout: Request failed to complete in 15000ms', 'ETIMEOUT'))).toEqual({ kind: 'connection_lost' });
+  it('a request timeout (RequestError ETIMEOUT) is the statement time limit (DESIGN §11)', () => {
+    expect(mapMssqlError(new sql.RequestError('Timeout: Request failed to complete in 15000ms', 'ETIMEOUT'))).toEqual({ kind: 'statement_timeout' });
   });
 
   it('a wrapped socket error is read through originalError', () => {
