@@ -217,7 +217,7 @@ export interface SqlSpelling extends SqlRenderer {
    * One ORDER BY term. NULLs must sort last ascending and first descending on every vendor.
    * `nullable` false promises that `expr` is never NULL (a root column declared NOT NULL, every
    * primary key): then the term must be the plain `expr ASC` / `expr DESC`, the form every
-   * vendor serves from an index (issue 19). Default for a nullable term `NULLS LAST` /
+   * vendor serves from an index. Default for a nullable term `NULLS LAST` /
    * `NULLS FIRST` (SQL:2003).
    */
   orderTerm(expr: Sql, direction: 'asc' | 'desc', nullable: boolean): Sql;
@@ -290,7 +290,7 @@ export interface SqlSpelling extends SqlRenderer {
 /**
  * The read of a row a create or an update has just written, in the shape of the record endpoints
  * (default view, `fields`, `expand`, computed columns, row policy), built by core
- * (core/query/written-row.ts) for a vendor to put in the same round trip as the write (issue 19).
+ * (core/query/written-row.ts) for a vendor to put in the same round trip as the write.
  * Its select list also carries the row's key and, when the policy or the request's filters hide
  * rows, a 1/0 visibility column: it has no WHERE of its own, so that a written row the caller cannot
  * read answers 404 naming its key, as a second SELECT would. Vendors pass the rows through as they come.

@@ -1,5 +1,5 @@
 /**
- * The environment, read once and checked whole before anything starts (issue 14, item 8): either
+ * The environment, read once and checked whole before anything starts: either
  * typed settings or every problem, one plain line each, naming the variable. Values of secrets
  * are never repeated in a problem.
  */

@@ -1,5 +1,5 @@
 /**
- * The HTTP server is bound before the service has started (issue 19 item 5): opening the embedded
+ * The HTTP server is bound before the service has started: opening the embedded
  * database takes seconds, and a supervisor or balancer must meanwhile see a live process that is
  * not ready yet. Until the started service takes over (`serve`), GET /healthz answers 200,
  * GET /readyz 503 `{ status: 'starting' }` (the shape of its other not-ready answers), and every

@@ -1,7 +1,6 @@
 /**
  * The HTTP server around the Koa callback: header size and timeouts so that a slow or stalled
- * client cannot hold a socket for minutes, and answers in the error envelope where one is possible
- * (issue 14, items 4 and 5).
+ * client cannot hold a socket for minutes, and answers in the error envelope where one is possible.
  *
  * Timeouts:
  * - headers: Node's `headersTimeout` (the whole header block must arrive in time);

@@ -52,8 +52,8 @@ async function loadInSteps(): Promise<typeof import('./start.ts')> {
   await import('../core/formula/chevrotain.ts');
   await import('../core/formula/parse.ts');
   await import('../dialects/postgres/index.ts');
-  // The app's graph alone held the loop for 190–340 ms on a loaded 2-core machine (issue 19
-  // item 5): its largest packages come first, one at a time.
+  // The app's graph alone held the loop for 190–340 ms on a loaded 2-core machine: its largest
+  // packages come first, one at a time.
   await import('koa');
   await import('jose');
   await import('./app.ts');

@@ -252,7 +252,7 @@ describe.each(servers)('HTTP parity: $name against PGlite', (server) => {
     const withoutIds = (res: ApiResponse) => canonical(res.body, new Set([...VOLATILE, 'id']));
     expect(withoutIds(my)).toBe(withoutIds(pg));
   });
-  // ---- Export (DESIGN §14, issue 16 part 2): the same bytes / lines on every vendor ----
+  // ---- Export (DESIGN §14): the same bytes / lines on every vendor ----
   const EXPORTS = [
     '/orders?format=csv&expand=customer.region,product&fields=id,amount,quantity,note,orderedAt,status,customer.name,customer.vip,customer.region.name,product.price&sort=amount,desc',
     `/orders?format=csv&${where("status = 'paid' OR note IS NULL")}&fields=id,note,orderedAt`,
@@ -271,7 +271,7 @@ describe.each(servers)('HTTP parity: $name against PGlite', (server) => {
   // ---- end of export ----
 });
 
-// ---- Aggregates (issue 16, part 1; DESIGN §14): begin ----------------------------------------
+// ---- Aggregates (DESIGN §14): begin ----------------------------------------
 const agg = (params: string): string => `/orders/aggregate?${params}`;
 
 /** Aggregates answer byte-identically on every vendor: values, order, NULL groups, refusals. */

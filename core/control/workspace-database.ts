@@ -1,6 +1,6 @@
 /**
  * A workspace's `database` settings: reading them from an admin payload, checking that they can be
- * used before anything is saved, and showing them without the password (DESIGN §10, issue 14).
+ * used before anything is saved, and showing them without the password (DESIGN §10).
  */
 import type { DatabaseConfig, Dialect, DialectRegistry, Driver } from '../../dialects/dialect.ts';
 import { validationFailed } from '../errors.ts';

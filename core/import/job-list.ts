@@ -1,5 +1,5 @@
 /**
- * `GET /api/imports?org=…&ws=…` (issue 17, Import screen): a workspace's import jobs, newest first,
+ * `GET /api/imports?org=…&ws=…` (Import screen): a workspace's import jobs, newest first,
  * so that an interrupted one can be resumed from any tab or session. Owner credentials see every
  * job of the workspace; an external user sees the jobs it started (like `GET /api/imports/{jobId}`).
  */

@@ -171,8 +171,8 @@ const PARSED_LIMIT = 500;
 const parsed = new WeakMap<QuerySpec, Map<string, ReadRequest>>();
 
 /**
- * parseReadRequest of the query that `queryString` spells, parsed once per distinct string: parsing
- * is pure and clients repeat a few query strings (issue 19). The result is shared, so read-only;
+ * ParseReadRequest of the query that `queryString` spells, parsed once per distinct string: parsing
+ * is pure and clients repeat a few query strings. The result is shared, so read-only;
  * a string that fails to parse is parsed (and refused) again each time.
  */
 export function parseReadRequestOnce(queryString: string, query: () => QueryParams, spec: QuerySpec = READ_QUERY): ReadRequest {

@@ -1,5 +1,5 @@
 /**
- * Compiled reads per request shape (issue 19). Planning, compiling and rendering a request cost
+ * Compiled reads per request shape. Planning, compiling and rendering a request cost
  * about as much CPU as reading its page, and clients repeat a few shapes, so a scope keeps what it
  * compiled for each. One cache lives per workspace runtime and root view (the runtime's memo drops it
  * when the workspace's version moves), and only owners' reads get one: an external user's row policy

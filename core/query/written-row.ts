@@ -1,6 +1,6 @@
 /**
  * The read of a row a create or an update has just written, for the vendor to run in the same
- * round trip as the write (issue 19 item 3, `WrittenRowRead` in dialects/dialect.ts). It is the
+ * round trip as the write (`WrittenRowRead` in dialects/dialect.ts). It is the
  * get-by-id read (readRecord in read.ts) with one change: the row policy and the request's filters
  * become a 1/0 column instead of the WHERE, and the key is selected too, so that a written row the
  * caller cannot read still answers 404 naming its key, exactly as the read-back SELECT did.
@@ -77,7 +77,7 @@ export function planWrittenRead(scope: ReadScope, request: ReadRequest, dialect:
 }
 
 /**
- * planWrittenRead once per request shape where the scope keeps compiled reads (owners: nothing in
+ * PlanWrittenRead once per request shape where the scope keeps compiled reads (owners: nothing in
  * it is bound per caller), like the reads themselves (read-cache.ts).
  */
 export function writtenReadOf(scope: ReadScope, request: ReadRequest, dialect: BoundDialect): PlannedWrittenRead {

@@ -76,7 +76,7 @@ export async function createRecord(database: Database, scope: ReadScope, policy:
   };
   let id: unknown;
   try {
-    // One round trip where the vendor can (issue 19 item 3); otherwise the insert, then the read.
+    // One round trip where the vendor can; otherwise the insert, then the read.
     const rows = await dialect.insertAndRead(driver, insert, planned.read);
     if (rows && recorder) await recorder.written('insert', visibleRow(rows).key);
     if (rows) return await writtenRecord(database, scope, planned, rows, String);

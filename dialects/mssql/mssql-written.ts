@@ -1,5 +1,5 @@
 /**
- * A create or an update and the read of its row in ONE batch (issue 19 item 3): one round trip.
+ * A create or an update and the read of its row in ONE batch: one round trip.
  *
  * Insert: `INSERT … OUTPUT INSERTED.<key> INTO @out`, then the read shape over the table by
  * `key = (SELECT [returned] FROM @out)`. OUTPUT goes INTO a table variable, as every insert of

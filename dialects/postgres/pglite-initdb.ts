@@ -1,7 +1,7 @@
 /**
  * A fresh embedded data folder is created (PGlite runs initdb) in a worker thread. initdb is one
  * synchronous WebAssembly call of 5–15 s that would otherwise hold the event loop for all of it,
- * so /healthz could not answer during the first start (issue 19 item 5). The worker creates the
+ * so /healthz could not answer during the first start. The worker creates the
  * folder, closes it and exits; the caller then opens the folder on its own thread. Only for PGlite
  * opened in process (`openPGlite`): the service's own embedded database runs whole in a worker
  * thread (pglite-worker.ts), initdb included.

@@ -2,7 +2,7 @@
  * The body of the thread that holds the embedded PGlite (pglite-worker.ts starts it). Opening
  * PGlite instantiates its WebAssembly and boots single-user postgres in synchronous runs of up to
  * half a second (initdb on a fresh folder: 5–15 s), and every query runs synchronously too; here
- * none of it holds the service's event loop (issue 19 item 5).
+ * none of it holds the service's event loop.
  *
  * Requests are answered strictly in arrival order: the service's side keeps a transaction's
  * statements together (it holds the session until COMMIT or ROLLBACK), so order is all this side

@@ -4,7 +4,7 @@
  * `timestamp without time zone` is read as UTC rather than the process's local time.
  * Timestamps of years 1–9999 in UTC become their wire text directly (`…T10:00:00.123Z`, what a
  * Date's toISOString gives): a list page holds dozens, and building a Date for each and printing
- * it again was the largest per-row cost (issue 19). Anything else still goes through a Date.
+ * it again was the largest per-row cost. Anything else still goes through a Date.
  */
 const INT8 = 20;
 const NUMERIC = 1700;

@@ -5,7 +5,7 @@
  * rule columns set from, or checked against, the claims. Nothing is filtered in memory.
  *
  * The rules of an entity are those of its default view; a request through another view of the
- * same entity adds that view's rules and never drops the entity's (issue 14 item 1: a second
+ * same entity adds that view's rules and never drops the entity's (a second
  * view without rules must not open the table).
  */
 import type { WorkspaceRuntime } from '../../core/workspace/runtime.ts';

@@ -1,5 +1,5 @@
 /**
- * Headers on every answer, errors and unknown routes included (issue 14, item 15): API responses
+ * Headers on every answer, errors and unknown routes included: API responses
  * are never to be sniffed as another type nor stored by a cache (they hold workspace data and
  * answers that depend on the credential). CORS only for the configured origins.
  */

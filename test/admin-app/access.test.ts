@@ -1,5 +1,5 @@
 /**
- * Screen 5 of the admin application in a real browser (issue 17): an API key created (shown once)
+ * Screen 5 of the admin application in a real browser: an API key created (shown once)
  * and revoked; the identity provider set in the form and a token checked in the "check a token"
  * box, which names the failing check; an RLS rule created in the UI, after which a token from the
  * test IdP sees only its rows through the API. On every vendor that is reachable.

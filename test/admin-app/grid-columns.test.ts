@@ -1,6 +1,6 @@
 /**
- * Screens 2 and 3 of the admin application on every vendor (DESIGN §15 "each on every vendor",
- * issue 17): the data grid (sort, filter, the where error at its position, create with a field
+ * Screens 2 and 3 of the admin application on every vendor (DESIGN §15 "each on every vendor"):
+ * the data grid (sort, filter, the where error at its position, create with a field
  * error, edit, delete, cursor paging) and the columns screen (a formula error marked then fixed and
  * previewed, reorder from the keyboard, the new order in the grid). One workspace per vendor; the
  * scenarios run in order on it. Screenshots go to test/admin-app/output/<vendor>-….

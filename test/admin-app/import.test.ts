@@ -1,5 +1,5 @@
 /**
- * Screen 6 of the admin application in a real browser (issue 17): a CSV with bad rows imported
+ * Screen 6 of the admin application in a real browser: a CSV with bad rows imported
  * through the wizard. The auto-mapping is shown (an unknown column skipped), a mapping is saved
  * shared, progress reaches the end with counts matching the file, and the downloaded rejections
  * file holds exactly the bad rows; an import interrupted elsewhere (another credential, another

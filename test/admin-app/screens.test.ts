@@ -1,5 +1,5 @@
 /**
- * The admin application in a real browser on PGlite (DESIGN §15, issue 17): sign-in, organizations
+ * The admin application in a real browser on PGlite (DESIGN §15): sign-in, organizations
  * and workspaces (create with a connection error, drift after ALTER TABLE), entity options, the API
  * viewer, and signing in with an API key. The data grid and the columns screen run on every vendor
  * in grid-columns.test.ts. Screenshots go to test/admin-app/output/.

@@ -1,5 +1,5 @@
 /**
- * Screen 1 against real database servers (issue 17): a workspace created in the UI on a
+ * Screen 1 against real database servers: a workspace created in the UI on a
  * PostgreSQL or MariaDB database of its own, then its drift shown after an ALTER TABLE.
  */
 import type { Page } from 'playwright-core';

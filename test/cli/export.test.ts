@@ -1,4 +1,4 @@
-/** `wdapi export` (issue 16 item 4): writes the export to a file and prints a progress line with rows and rows/s. */
+/** `wdapi export`: writes the export to a file and prints a progress line with rows and rows/s. */
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,5 +1,5 @@
 /**
- * Issue 18 / DESIGN §16 as deployed: three compiled instances behind HAProxy. A change made through
+ * DESIGN §16 as deployed: three compiled instances behind HAProxy. A change made through
  * the balancer (so through one instance) is seen on all three, directly and through the balancer;
  * the latency is printed against the design bound of 250 ms. With the listeners' connections
  * terminated, changes still arrive within 1.5 s (the version-check fallback) and the listeners

@@ -1,5 +1,5 @@
 /**
- * Column order (DESIGN §12 `position`, issue 17 screen 3): `PATCH /api/columns/item/{uuid}` with
+ * Column order (DESIGN §12 `position`): `PATCH /api/columns/item/{uuid}` with
  * `position` moves a column and shifts the others; positions stay 0..n-1 after moves and removals;
  * a bad position is 400 and changes nothing.
  */

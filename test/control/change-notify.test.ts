@@ -1,5 +1,5 @@
 /**
- * Issue 18 item 1 (DESIGN §16): a change made through one instance is announced on the control
+ * (DESIGN §16): a change made through one instance is announced on the control
  * store's change channel, and the other instance drops what it touched at once, long before its
  * one-second version check would have noticed. With its listening connection cut, the instance
  * falls back to that check and reconnects.

@@ -1,5 +1,5 @@
 /**
- * Issue 14, item 14: a physical column whose name is longer than the vendor keeps is refused with
+ * A physical column whose name is longer than the vendor keeps is refused with
  * 400 before any DDL (PostgreSQL would truncate it silently and the re-sync would not find it).
  * Column names made by the API are ASCII (core/schema/names.ts), so bytes and characters agree here.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 14, item 7, with the key cache of issue 19 item 2: a revoked API key, or the keys of a
+ * With the key cache: a revoked API key, or the keys of a
  * deleted workspace, fail on the instance that revoked them from the very next request, and on
  * every other instance sharing the control store as soon as the store's notice arrives (long
  * before the cache's 30 s recheck; test/control/change-notify.test.ts times that window).

@@ -1,5 +1,5 @@
 /**
- * Reading the migration flag (issue 17, screen 4): `GET …/entities/{entity}/migration` answers the
+ * Reading the migration flag: `GET …/entities/{entity}/migration` answers the
  * flag as set, with its retry-after, and 404 when the entity is not marked; owner credentials only.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -54,7 +54,7 @@ const regressions: readonly string[] = [
   'ROUND(2.675, 2) + MOD(0.3, 0.1)',
   'CEIL(amount)',
   "GREATEST('😀x', 'Zz', '中文')",
-  // Found on MariaDB (issue 4, formula parity); each was fixed in mysql-formula.ts.
+  // Found on MariaDB (formula parity); each was fixed in mysql-formula.ts.
   'LENGTH(CONCAT(amount, 2.6403918672989477e-155, -2.5e-323))',
   "REPLACE(NULLIF(SUBSTRING(CONCAT(0), -1), UPPER(CAST(3 AS TEXT))), '', NULLIF(SUBSTRING(REPLACE(NULL, '', ''), -1), REPLACE(0 || 0, '', NULLIF('', ''))))",
   'GREATEST(GREATEST(GREATEST(orderDate))) BETWEEN NULL AND CAST(COALESCE(COALESCE(createdAt)) AS DATE)',
@@ -63,7 +63,7 @@ const regressions: readonly string[] = [
   'MOD(0, COALESCE(amount, ROUND(0, -1) + (0 + 0)))',
   'CAST(amount * 1.1 AS DECIMAL) + CAST(9999.999999999985 AS DECIMAL)',
   "NULLIF(TRIM(note), note) || GREATEST(note, TRIM(note), note || ' ')",
-  // Found by CI seed -309382612 (session 25): a double whose shortest digits end in a tie.
+  // Found by CI seed -309382612: a double whose shortest digits end in a tie.
   'CAST(MOD(COALESCE(price / amount, ABS(0)), 1) AS DECIMAL)',
   // Text that is no number: an error everywhere (MariaDB used to answer 0).
   "CAST(COALESCE('x') AS INTEGER) = 0",

@@ -1,5 +1,5 @@
 /**
- * The known traps of formula parity (issue 4), each with its agreed value (DESIGN §7, §12
+ * The known traps of formula parity, each with its agreed value (DESIGN §7, §12
  * "Formula values") on two rows: examples.ts's row (trailing spaces in `note`, an accent and an
  * emoji in `customer.name`, an upper-case `code`, `customer.vip` NULL) and a row of NULLs.
  * vendors.test.ts runs them through the evaluator and every database.

@@ -1,5 +1,5 @@
 /**
- * Bytes a CSV cell must not carry (issue 14 item 2): a NUL and bytes that are not UTF-8 reject
+ * Bytes a CSV cell must not carry: a NUL and bytes that are not UTF-8 reject
  * THAT row with a reason in the report and rejections.csv; the other rows are imported. UTF-8
  * split across the body's chunks is not a problem.
  */

@@ -1,5 +1,5 @@
 /**
- * Exactly-once resume (issue 14 item 3): the connection to the workspace database is cut at a
+ * Exactly-once resume: the connection to the workspace database is cut at a
  * batch's COMMIT by a proxy the test starts. Whether the database committed the batch or not,
  * the service never claims "nothing was written", and a resume with the same file leaves each
  * row in the table exactly once with the job's counts equal to the table's.

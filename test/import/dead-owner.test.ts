@@ -1,5 +1,5 @@
 /**
- * A job whose owning process is gone is resumable at once (issue 14 item 3), not after the 30 s
+ * A job whose owning process is gone is resumable at once, not after the 30 s
  * heartbeat staleness: with a PostgreSQL control store the owner's advisory lock ends with its
  * process (SIGKILL included); with the embedded store another instance id means a dead process.
  */

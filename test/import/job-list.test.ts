@@ -1,5 +1,5 @@
 /**
- * The workspace's import jobs (issue 17, Import screen): `GET /api/imports?org=…&ws=…` lists them
+ * The workspace's import jobs (Import screen): `GET /api/imports?org=…&ws=…` lists them
  * newest first with state, counts, who started them and the view; `state` narrows (an interrupted
  * job is found as INTERRUPTED); owners see every job, an external user only its own.
  */

@@ -1,5 +1,5 @@
 /**
- * Empty cells (issue 16 item 3, DESIGN §14 "Round trip"): an empty unquoted cell imports as NULL
+ * Empty cells (DESIGN §14 "Round trip"): an empty unquoted cell imports as NULL
  * and a quoted `""` as an empty string, the way the CSV export writes them.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

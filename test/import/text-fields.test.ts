@@ -27,7 +27,7 @@ async function read(bytes: Buffer, chunk: number): Promise<CsvRecord[]> {
   return out;
 }
 
-/** The oracle: one unquoted field per line, decoded from its bytes and checked as the issue 14 rules say. */
+/** The oracle: one unquoted field per line, decoded from its bytes and checked as the import rules say. */
 function expected(lines: readonly Buffer[]): { fields: string[]; problem: string | undefined }[] {
   return lines.map((bytes) => {
     const text = bytes.toString('utf8');

@@ -1,5 +1,5 @@
 /**
- * Big tokens (issue 14, item 5): an IdP token with many group claims (40 KB) passes the header
+ * Big tokens: an IdP token with many group claims (40 KB) passes the header
  * limit and is verified like any other; the header limit, not the auth layer, bounds its size.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-/** Operators' mistakes at start (issue 14, item 8): one plain line per problem, non-zero exit, no stack trace. */
+/** Operators' mistakes at start: one plain line per problem, non-zero exit, no stack trace. */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';

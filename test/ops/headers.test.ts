@@ -1,4 +1,4 @@
-/** Response headers (issue 14, item 15): nosniff and no-store everywhere; CORS only for listed origins. */
+/** Response headers: nosniff and no-store everywhere; CORS only for listed origins. */
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type RunningService } from '../../server/start.ts';

@@ -1,4 +1,4 @@
-// The layering of the product code (issue 13, item 9): every import points to its own room or a
+// The layering of the product code: every import points to its own room or a
 // lower one, in the order written in .dependency-cruiser.cjs. Violations known today sit in
 // test/ops/layering-baseline.json (empty since the last folder cycles went); the list only shrinks.
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';

@@ -88,7 +88,7 @@ export async function readBaseline(): Promise<readonly string[]> {
 export async function writeBaseline(report: LayeringReport): Promise<void> {
   const body = {
     about:
-      'Layering violations known when the rules came in (issue 13). The list only shrinks: ' +
+      'Layering violations known when the rules came in. The list only shrinks: ' +
       'fix one, then run `npm run layering -- --update`. Never add to it by hand.',
     violations: report.violations,
   };

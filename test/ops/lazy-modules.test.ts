@@ -61,8 +61,8 @@ describe('modules loaded at start', () => {
 const servers = await vendorsToRun([postgresTarget]);
 
 /**
- * Issue 19 item 4: a service whose control store is on PostgreSQL has no embedded workspace to
- * serve, so the embedded PGlite (issue 19 measured 825 MB RSS at idle with it loaded)
+ * A service whose control store is on PostgreSQL has no embedded workspace to
+ * serve, so the embedded PGlite (825 MB RSS at idle with it loaded, measured)
  * must not even load. The child really starts and stops the service.
  */
 describe.skipIf(servers.length === 0)('modules loaded by a service on a PostgreSQL control store', () => {

@@ -1,5 +1,5 @@
 /**
- * Logs an operator can use (issue 14, item 9): the level follows the status, a failed workspace
+ * Logs an operator can use: the level follows the status, a failed workspace
  * connection's cause is in the request's line (never in the answer), and a streamed import's line
  * is written when the stream ends, with its real duration.
  */

@@ -1,5 +1,5 @@
 /**
- * A production start (issue 14, items 9 and 12): with CONTROL_DATABASE_URL and ADMIN_TOKEN the
+ * A production start: with CONTROL_DATABASE_URL and ADMIN_TOKEN the
  * demo is not seeded and no secret is printed; DEMO=1 seeds it anyway; start and stop are JSON log
  * lines; SIGTERM drains (readyz 503, requests still served) before the process exits.
  */

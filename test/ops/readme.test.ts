@@ -1,4 +1,4 @@
-/** The README as a newcomer pastes it into a shell (issue 14 item 11). */
+/** The README as a newcomer pastes it into a shell. */
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 

@@ -1,5 +1,5 @@
 /**
- * Slow and oversized clients (issue 14, items 4 and 5) against a service started with short
+ * Slow and oversized clients against a service started with short
  * timeouts: trickled headers, a body that stops, an idle keep-alive socket, a steady and a stalled
  * import upload, big bearer tokens. HTTP framing does not depend on the vendor: PGlite only.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 19 item 5: `npm start` listens before the embedded database is open. While it starts,
+ * `npm start` listens before the embedded database is open. While it starts,
  * /healthz says alive, /readyz says not ready and any other route says STARTING with Retry-After;
  * after the banner the service answers everything. A real child process on a fresh data folder.
  */

@@ -1,5 +1,5 @@
 /**
- * One-to-many arrays are read through the foreign key's index (issue 19): on every live vendor,
+ * One-to-many arrays are read through the foreign key's index: on every live vendor,
  * the items statement the service compiles for a page of parents (core/query/compile-items.ts)
  * reads only those parents' items, not the whole item table. The tables are real and
  * introspected by the product's dialect; each plan is executed (EXPLAIN ANALYZE), so the rows

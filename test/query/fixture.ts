@@ -4,7 +4,7 @@
  * check each. Nothing here connects to a database: the planner and the dialects' spelling are pure.
  *
  * Imports stay on the planner's own modules and the dialect objects (core/control and core/write
- * are being reorganised, issue 13): the default entity options and the open read policy are
+ * are being reorganised): the default entity options and the open read policy are
  * written out here instead of imported.
  */
 import { expect } from 'vitest';

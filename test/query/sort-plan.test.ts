@@ -1,5 +1,5 @@
 /**
- * Sorting is served by indexes (issue 19): on every live vendor, the page statement the service
+ * Sorting is served by indexes: on every live vendor, the page statement the service
  * compiles for a list sorted by the primary key, or by an indexed NOT NULL column with the id
  * tiebreak, reads one page of rows from an index instead of sorting the whole table.
  *

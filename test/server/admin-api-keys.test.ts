@@ -1,5 +1,5 @@
 /**
- * Issue 14, item 7: API keys are listed without their secret and revoked with DELETE; a revoked
+ * API keys are listed without their secret and revoked with DELETE; a revoked
  * key is refused at once. Keys live in the control store, so one vendor (PGlite) is enough here.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * Issue 14, item 7: organizations and workspaces can be listed, read, changed and deleted through
+ * Organizations and workspaces can be listed, read, changed and deleted through
  * the admin API; a workspace database that cannot be used is a 400 naming the field, and the slug
  * stays free. Runs on every vendor: the workspace database is the vendor's.
  */

@@ -1,5 +1,5 @@
 /**
- * Law (c) of issue 15 at full precision: a cursor walk yields every row exactly once, in the order
+ * The cursor law at full precision: a cursor walk yields every row exactly once, in the order
  * of the unpaged list, when the sort key holds more digits than the wire shows. Timestamps carry
  * microseconds on PostgreSQL and MariaDB while the wire stops at milliseconds; the trap is a seek
  * `k > '…123Z'` against a row of `…123456`, which repeats it ascending and skips rows descending.

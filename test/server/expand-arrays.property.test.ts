@@ -1,5 +1,5 @@
 /**
- * Properties of one-to-many expansion (issue 15 (a), DESIGN §13 and "§13–14 exact answers",
+ * Properties of one-to-many expansion (DESIGN §13 and "§13–14 exact answers",
  * Relations): an array is the list its entity's own endpoint returns for the parent. For random
  * expandSize, expandSort (nullable, computed and related keys, asc/desc) and expandWhere, each
  * customer's `orders` is byte for byte `GET /orders?filter[customerId.eq]=<id>` with the same

@@ -1,5 +1,5 @@
 /**
- * Hostile strings (issue 14, items 2 and 10): a NUL or a lone surrogate in a path segment is a
+ * Hostile strings: a NUL or a lone surrogate in a path segment is a
  * 404 that never reaches a query; in a JSON value (record, bulk row, admin payload) it is a 400
  * naming the field and nothing is written; a JSON body with a BOM or another charset than UTF-8
  * is a 400.

@@ -1,5 +1,5 @@
 /**
- * Query parameters (issue 14, item 6; DESIGN §6): a bracketed form of a plain parameter, a repeated
+ * Query parameters (DESIGN §6): a bracketed form of a plain parameter, a repeated
  * single-valued parameter and an unknown name are 400 BAD_REQUEST naming the parameter, on every
  * route that reads the query string. `sort`, `expand` and `fields` may repeat, `filter[...]` stays,
  * and `_` (a cache-buster) is ignored.

@@ -1,5 +1,5 @@
 /**
- * Property (issue 15 (b), DESIGN §13): `where` built from random boolean formulas over the
+ * Property (DESIGN §13): `where` built from random boolean formulas over the
  * fixture returns exactly the rows the in-process evaluator accepts (true, not false or NULL),
  * in id order, with the same count, on every vendor. The formula is checked against the model
  * the service itself introspected, so the evaluator reads the fields exactly as the service does.

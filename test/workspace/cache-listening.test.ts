@@ -1,5 +1,5 @@
 /**
- * How long the workspace cache trusts an entry (issue 18 item 1): while a change listener hears
+ * How long the workspace cache trusts an entry: while a change listener hears
  * every change it trusts it until a notice drops it; without one (embedded store, or the
  * listener's connection down) it checks the stored version after a second, as before.
  * "Another instance" is a change written to the store without going through this cache.

@@ -1,5 +1,5 @@
 /**
- * The change listener's own rules (issue 18 item 1): what a payload must look like, that nothing
+ * The change listener's own rules: what a payload must look like, that nothing
  * on the channel can crash it, and how it drives the cache when its connection comes and goes.
  * A fake session stands in for the PostgreSQL connection (test/control/change-notify.test.ts runs
  * the real one).

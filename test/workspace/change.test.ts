@@ -1,5 +1,5 @@
 /**
- * The one rule for metadata changes (issue 13 item 5): a change runs in one control-store
+ * The one rule for metadata changes: a change runs in one control-store
  * transaction that bumps the workspace's version once, and a change that fails leaves nothing
  * behind, not even a new version.
  */

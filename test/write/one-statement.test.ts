@@ -1,5 +1,5 @@
 /**
- * Issue 19 item 3: a create and an update return the record through the default view in the same
+ * A create and an update return the record through the default view in the same
  * statement as the write. Statements are counted where they leave the service: the workspace
  * driver's `query` and `transaction` are wrapped for the duration of one request.
  *

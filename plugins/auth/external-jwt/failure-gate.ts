@@ -1,7 +1,7 @@
 /**
  * Single-flight with failure backoff, per key (an issuer's discovery URL, a JWKS URL).
  *
- * Anonymous traffic picks the issuer an outbound fetch goes to (issue 14 item 13: a workspace owner
+ * Anonymous traffic picks the issuer an outbound fetch goes to (a workspace owner
  * may point `issuerUrl` anywhere, and every unsigned token carrying that `iss` used to fetch it
  * again). So concurrent callers share one attempt, and a failed attempt is remembered: until its
  * backoff has passed every caller gets the same failure without a request. The backoff doubles

@@ -1,5 +1,5 @@
 /**
- * SQL Server: a create and an update with the read of their row in one batch (issue 19 item 3),
+ * SQL Server: a create and an update with the read of their row in one batch,
  * as golden text. The parser knows neither DECLARE nor OUTPUT, so the batch's read (the get-by-id
  * shape with its joins, computed column and visibility column) is parsed as T-SQL on its own,
  * and so is the UPDATE.

@@ -20,7 +20,7 @@ describe('mysql rendering (no database)', () => {
   it('emits ESCAPE with one backslash in SQL text and NULL ordering explicitly', () => {
     expect(render(dialect.sql.like(ident('c'), sql`${'a%'}`, false), dialect.sql).text).toBe("CAST(`c` AS CHAR CHARACTER SET utf8mb4) COLLATE utf8mb4_bin LIKE ? ESCAPE '\\\\'");
     expect(render(dialect.sql.orderTerm(sql`(${ident('c')} + ${1})`, 'desc', true), dialect.sql)).toEqual({ text: '(`c` + ?) IS NOT NULL, (`c` + ?) DESC', params: [1, 1] });
-    // NOT NULL: no leading "is null" term, which would make every sort a filesort (issue 19).
+    // NOT NULL: no leading "is null" term, which would make every sort a filesort.
     expect(render(dialect.sql.orderTerm(ident('t0', 'id'), 'asc', false), dialect.sql).text).toBe('`t0`.`id` ASC');
     expect(render(dialect.sql.orderTerm(ident('t0', 'id'), 'desc', false), dialect.sql).text).toBe('`t0`.`id` DESC');
   });

@@ -1,5 +1,5 @@
 /**
- * The timestamp parsers' shortcut (issue 19): PostgreSQL's own text for a spread of timestamps,
+ * The timestamp parsers' shortcut: PostgreSQL's own text for a spread of timestamps,
  * read through the pg driver, must come out on the wire exactly as the Date they used to build
  * would have printed it (milliseconds cut, not rounded; the odd ones, infinity and BC, unchanged).
  */

@@ -1,5 +1,5 @@
 /**
- * The gate in front of every identity-provider fetch (issue 14 item 13), on its own with a fake
+ * The gate in front of every identity-provider fetch, on its own with a fake
  * clock: concurrent callers share one attempt, a failure is answered from memory until its
  * backoff has passed, the backoff doubles up to its maximum, and a success forgets the failures.
  * The HTTP behaviour is in idp-outage.test.ts.

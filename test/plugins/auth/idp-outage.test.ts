@@ -1,5 +1,5 @@
 /**
- * Blind SSRF with amplification (issue 14 item 13): a workspace owner may point `issuerUrl` at any
+ * Blind SSRF with amplification: a workspace owner may point `issuerUrl` at any
  * address, and anonymous tokens carrying that `iss` must not turn into one outbound request each.
  * Against a provider that answers 500, hangs, sends junk, the wrong shape, a redirect or a huge
  * body for discovery or for the key set, 200 concurrent and 200 sequential bad tokens cause one

@@ -1,5 +1,5 @@
 /**
- * The API key cache's rules (issue 19 item 2): kept only while every change is heard, dropped by a
+ * The API key cache's rules: kept only while every change is heard, dropped by a
  * notice (or a change made here), never kept across a drop, unknown keys never kept. A counting
  * store stands in for the control store; test/control/change-notify.test.ts and
  * key-revocation.test.ts run the real thing between two instances.

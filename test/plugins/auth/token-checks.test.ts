@@ -1,5 +1,5 @@
 /**
- * Small token checks (issue 14 item 10): an opaque bearer on a workspace with an identity provider
+ * Small token checks: an opaque bearer on a workspace with an identity provider
  * is told that a JWT access token is expected (an API-key-looking one keeps the API key message),
  * and a token issued in the future beyond the 30 s clock tolerance is refused, external and
  * internal alike.

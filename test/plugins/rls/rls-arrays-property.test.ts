@@ -1,5 +1,5 @@
 /**
- * RLS and one-to-many expansion (issue 15, DESIGN §13 "RLS: array items are rows of their own
+ * RLS and one-to-many expansion (DESIGN §13 "RLS: array items are rows of their own
  * entity and obey its rules"): for random users, rows and rules on tasks and on projects, an
  * external user's `projects?expand=tasks` arrays hold exactly the user's tasks of each visible
  * project (cut at expandSize after the rules, never before), `filter[tasks.x.op]` keeps a project

@@ -4,7 +4,7 @@
  * column differs from the user's claim, and the list total is the number of the user's rows.
  * Checked against a model computed here and against the database read directly after the writes.
  * A second property reads through a random second view: it shows the rows both the entity's
- * (default view's) rules and the view's own rules allow, never more (issue 14 item 1).
+ * (default view's) rules and the view's own rules allow, never more.
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * Compiled reads are cached per request shape for owners (issue 19, core/query/read-cache.ts): an
+ * Compiled reads are cached per request shape for owners (core/query/read-cache.ts): an
  * owner's cached statement must never answer an external user, whose rule binds their claims, and
  * a cached get-by-id shape must bind each request's own id. The owner reads first, so the shapes
  * are in the cache when the external users ask.

@@ -1,5 +1,5 @@
 /**
- * RLS rules protect the entity, not one view (issue 14 item 1, DESIGN §10): every view of an
+ * RLS rules protect the entity, not one view (DESIGN §10): every view of an
  * entity applies the rules of the entity's default view, and may add rules of its own but never
  * drop the entity's. A second view created without rules must not open the table to an external
  * user through the view data query, expansion, bulk upsert or CSV import.

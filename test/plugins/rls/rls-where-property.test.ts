@@ -1,5 +1,5 @@
 /**
- * RLS and `where` (issue 15, DESIGN §13): for random users, rows, rules and `where` formulas, an
+ * RLS and `where` (DESIGN §13): for random users, rows, rules and `where` formulas, an
  * external user's list never shows a row the rules hide, and shows exactly the user's rows that
  * the in-process evaluator accepts. `project.name`/`project.orgId` read through the projects'
  * own rule: a hidden project reads as NULL, so a `where` cannot probe it. An example shows the

@@ -1,5 +1,5 @@
 /**
- * Interrupted imports of the workspace (issue 17, Import screen): the jobs `GET /api/imports` lists
+ * Interrupted imports of the workspace (Import screen): the jobs `GET /api/imports` lists
  * as INTERRUPTED or FAILED, from any tab or session, each with Resume. Resuming sends the same
  * file again; the service skips the batches it has already committed.
  */
