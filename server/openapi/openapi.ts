@@ -157,6 +157,9 @@ function entityPaths(entity: Entity, basePath: string): Record<string, JsonSchem
         ok: { 201: { description: 'Created', ...one } }, errors: errors([400, 401, 403, 409, 415, 422, 429, 503]),
       }),
     },
+    [`${basePath}/${entity.name}/changes`]: {
+      get: changesOperation(`changes${name}`, tag, `${entity.name} records`),
+    },
     [`${basePath}/${entity.name}/export`]: {
       get: exportOperation(`export${name}`, tag, name, `${entity.name} records`, entity.name),
     },
@@ -172,6 +175,30 @@ function entityPaths(entity: Entity, basePath: string): Record<string, JsonSchem
       delete: operation({ id: `delete${name}`, tag, summary: `Delete a ${entity.name} record`, description: 'Deletes the record; one that other records still reference is 409', ok: { 204: { description: 'Deleted' } }, errors: errors([401, 403, 404, 409, 429, 503]) }),
     },
   };
+}
+
+const CHANGE_EVENT: JsonSchema = {
+  type: 'object',
+  required: ['eventId', 'position', 'entity', 'op', 'id', 'at', 'record'],
+  properties: {
+    eventId: { type: 'string', description: '<workspace id>.<position>; never reused' }, position: { type: 'string', pattern: '^[0-9]+$' },
+    entity: { type: 'string' }, op: { type: 'string', enum: ['insert', 'update', 'delete'] }, id: { description: "The record's key" },
+    at: { type: 'string', format: 'date-time' }, record: { type: 'object', description: 'The row after the write (before, for a delete), its stored fields under their API names' },
+  },
+};
+
+const CHANGES_PARAMS: JsonSchema[] = [
+  { name: 'since', in: 'query', schema: { type: 'string', pattern: '^[0-9]+$' }, description: 'The last position the reader processed (meta.nextSince of the previous page); absent: from the oldest kept event' },
+  { name: 'size', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 1000, default: 100 } },
+];
+
+function changesOperation(id: string, tag: string, what: string): JsonSchema {
+  return operation({
+    id, tag, summary: `Read the changes of ${what}`, parameters: CHANGES_PARAMS,
+    description: `The change events of ${what} after a position, oldest first; positions are given in commit order, so a reader that resumes after the last position it processed misses nothing. Owner credentials; 409 EVENTS_OFF while the entity's events are off`,
+    ok: { 200: { description: 'A page of events', content: { 'application/json': { schema: { type: 'object', required: ['data', 'meta'], properties: { data: { type: 'array', items: ref('ChangeEvent') }, meta: { type: 'object', properties: { size: { type: 'integer' }, nextSince: { type: 'string' } } } } } } } } },
+    errors: errors([400, 401, 403, 404, 409, 503], { 409: 'Events are off for this entity (EVENTS_OFF)' }),
+  });
 }
 
 /** `/api/data/{slug}`, its export and its aggregate, for each view of the workspace by its own slug. */
@@ -192,6 +219,7 @@ function inputSchemaRefPartial(name: string): JsonSchema {
 }
 
 const FIXED_TAGS: readonly JsonSchema[] = [
+  { name: 'changes', description: 'Change events: what was written, in commit order, to resume from any position' },
   { name: 'view data', description: 'The rows of each view by its slug: its computed columns, its own row rules' },
   { name: 'admin', description: 'Organizations, workspaces, API keys, sync, entity options, migration flags, the identity provider, views' },
   { name: 'columns', description: 'The columns of views: computed columns and their formulas, display groups, physical columns' },
@@ -203,7 +231,7 @@ const FIXED_TAGS: readonly JsonSchema[] = [
 ];
 
 export function buildOpenApi(source: OpenApiSource): JsonSchema {
-  const schemas: Record<string, JsonSchema> = { ...errorSchemas(), ...aggregateSchemas(), ...adminSchemas(), ...viewSchemas(), ...serviceSchemas() };
+  const schemas: Record<string, JsonSchema> = { ChangeEvent: CHANGE_EVENT, ...errorSchemas(), ...aggregateSchemas(), ...adminSchemas(), ...viewSchemas(), ...serviceSchemas() };
   let paths: Record<string, JsonSchema> = { ...servicePaths(source.basePath), ...adminPaths(source.org, source.ws), ...viewPaths() };
   for (const view of source.views) {
     const name = pascalCase(view.entity.name);
@@ -218,6 +246,7 @@ export function buildOpenApi(source: OpenApiSource): JsonSchema {
     schemas[`${pascalCase(view.slug)}View`] = recordSchema(view.shape);
     paths = { ...paths, ...viewDataPaths(view) };
   }
+  paths[`${source.basePath}/changes`] = { get: changesOperation('changesOfWorkspace', 'changes', 'every entity of the workspace') };
   return {
     openapi: '3.1.0',
     info: {

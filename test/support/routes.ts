@@ -1,5 +1,5 @@
 /**
- * Every route the service registers, as `METHOD /path/{param}` (HEAD left out: @koa/router answers
+ * Every route the service registers (the routers server/app.ts mounts; a new one goes here too), as `METHOD /path/{param}` (HEAD left out: @koa/router answers
  * it with GET). The routers are built with inert services: building one only reads settings.
  */
 import type Router from '@koa/router';
@@ -7,6 +7,7 @@ import { metricsRoutes } from '../../plugins/metrics/route.ts';
 import type { ServiceMetrics } from '../../plugins/metrics/registry.ts';
 import { adminRoutes } from '../../server/routes/admin.ts';
 import { bulkRoutes } from '../../server/routes/bulk.ts';
+import { changesRoutes } from '../../server/routes/changes.ts';
 import { columnRoutes } from '../../server/routes/columns.ts';
 import { healthRoutes } from '../../server/routes/health.ts';
 import { importRoutes } from '../../server/routes/import.ts';
@@ -28,7 +29,7 @@ export function routeList(): string[] {
   const services = inert() as Services;
   const routers: Router[] = [
     healthRoutes(services), metricsRoutes(inert() as ServiceMetrics, undefined, () => undefined), adminRoutes(services), oauthRoutes(services, inert()),
-    viewRoutes(services), rlsRuleRoutes(services), columnRoutes(services), bulkRoutes(services), importRoutes(services), viewDataRoutes(services), openApiRoutes(services), recordRoutes(services),
+    viewRoutes(services), rlsRuleRoutes(services), columnRoutes(services), bulkRoutes(services), importRoutes(services), viewDataRoutes(services), openApiRoutes(services), changesRoutes(services), recordRoutes(services),
   ];
   const routes: string[] = [];
   for (const router of routers) {
