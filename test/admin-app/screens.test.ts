@@ -132,7 +132,8 @@ describe.runIf(run)('admin application on pglite', { timeout: 90_000 }, () => {
       if (!request.url().startsWith(ws.url) && !request.url().startsWith('data:') && !request.url().startsWith('blob:')) outside.push(request.url());
     });
     await page.goto(`${ws.url}/admin/#/w/acme/shop/api`);
-    await poll(() => page.locator('.swagger-ui .info .title').textContent()).toContain('acme/shop');
+    // The document describes every route now (about 90 operations): Swagger UI needs longer on a loaded machine.
+    await expect.poll(() => page.locator('.swagger-ui .info .title').textContent(), { timeout: 60_000 }).toContain('acme/shop');
     await page.locator('.swagger-ui .opblock').first().waitFor();
     await expectAccessible(page, 'API');
     await screenshot(page, '10-api-openapi');
