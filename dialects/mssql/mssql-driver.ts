@@ -15,7 +15,8 @@
  */
 import sql from 'mssql';
 import type { CompiledSql } from '../../core/sql.ts';
-import type { DatabaseConfig, Driver, Executor, PoolStats, QueryResult, RowBatches } from '../dialect.ts';
+import type { DatabaseConfig, Driver, Executor, PoolStats, QueryOptions, QueryResult, RowBatches } from '../dialect.ts';
+import { whileRunning } from '../abandoned.ts';
 
 type Row = Record<string, unknown>;
 
@@ -207,8 +208,15 @@ export function createMssqlDriver(config: DatabaseConfig): Driver {
   return {
     // mssql's documented pool counters; its tarn pool exists only once connected.
     poolStats: (): PoolStats => (pool.connected ? { total: pool.size, idle: pool.available, waiting: pool.pending } : { total: 0, idle: 0, waiting: 0 }),
-    async query(statement: CompiledSql): Promise<QueryResult> {
-      return run((await ready()).request(), statement);
+    async query(statement: CompiledSql, options?: QueryOptions): Promise<QueryResult> {
+      const request = (await ready()).request();
+      // A client gone: the request is cancelled on the server (an attention signal), and rejects.
+      const stop = whileRunning(options?.signal, () => request.cancel());
+      try {
+        return await run(request, statement);
+      } finally {
+        stop();
+      }
     },
     async *stream(statement: CompiledSql, batchRows: number): RowBatches {
       yield* streamRows((await ready()).request(), statement, batchRows);

@@ -137,3 +137,23 @@ describe.skipIf(!MSSQL_URL)('SQL Server live: formula examples', () => {
     expect(normalise(wire, checked.type)).toEqual(expected);
   });
 });
+
+describe.skipIf(!MSSQL_URL)('SQL Server live: a statement whose client goes away', () => {
+  it('is cancelled on the server (attention) and its promise rejects at once', async () => {
+    const db = await provisionMssqlDatabase(false);
+    const driver = await dialect.connect(db.database as unknown as Parameters<typeof dialect.connect>[0]);
+    try {
+      const gone = new AbortController();
+      const started = Date.now();
+      const running = driver.query({ text: "WAITFOR DELAY '00:00:20'", params: [] }, { signal: gone.signal });
+      setTimeout(() => gone.abort(), 300);
+      await expect(running).rejects.toBeTruthy();
+      // A hang detector, not a timing assertion: without the cancel it would wait the whole 20 s.
+      expect(Date.now() - started).toBeLessThan(15_000);
+      expect((await driver.query({ text: 'SELECT 1 AS ok', params: [] })).rows).toEqual([{ ok: 1 }]);
+    } finally {
+      await driver.close();
+      await db.drop();
+    }
+  }, 60_000);
+});
