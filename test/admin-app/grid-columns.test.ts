@@ -102,8 +102,14 @@ describe.runIf(run).each(vendors)('admin application data grid and columns on $n
     await poll(() => page.locator('#formula-status').textContent()).toContain('Valid (number)');
     expect(await mark.count()).toBe(0);
     await screenshot(page, `${target.name}-07-columns-formula-preview`);
+    // The checker's type is preselected: a number formula is stored as a DECIMAL column, not STRING.
+    expect(await page.getByLabel('Column type').inputValue()).toBe('DECIMAL');
     await page.getByRole('button', { name: 'Save computed column' }).click();
     await page.getByRole('cell', { name: 'totalPrice', exact: true }).waitFor();
+    const views = (await ws.call('GET', ws.admin('/views'))).body.data as { uuid: string; entity: string; isDefault: boolean }[];
+    const ordersView = views.find((v) => v.entity === 'orders' && v.isDefault)?.uuid ?? '';
+    const saved = (await ws.call('GET', `/api/views/${ordersView}/columns`)).body.data.find((c: { fieldName: string }) => c.fieldName === 'totalPrice');
+    expect(saved.widgetType).toBe('DECIMAL');
 
     await page.goto(`${ws.url}/admin/#/w/${ws.org}/${ws.ws}/data/orders`);
     await page.getByRole('button', { name: 'totalPrice' }).waitFor();

@@ -13,6 +13,7 @@ import { DataTable, type Row } from '../components/data-table.tsx';
 import { EntityPicker } from '../components/entity-picker.tsx';
 import { described, ErrorNote, Field, Notice } from '../components/field.tsx';
 import { FormulaEditor, type CheckOutcome } from '../components/formula-editor.tsx';
+import { COMPUTED_WIDGET_TYPES, widgetTypeOf } from '../lib/widget-type.ts';
 
 interface Column {
   readonly uuid: string;
@@ -57,10 +58,17 @@ function ComputedForm({ view, onSaved }: { readonly view: ViewInfo; readonly onS
   const [outcome, setOutcome] = useState<CheckOutcome>(null);
   const [problems, setProblems] = useState<Record<string, string>>({});
   const [general, setGeneral] = useState<string>();
+  // The checker's type, until the user picks one: then theirs stays.
+  const [widgetType, setWidgetType] = useState('STRING');
+  const [typeChosen, setTypeChosen] = useState(false);
+  function checked(next: CheckOutcome): void {
+    setOutcome(next);
+    if (next?.ok && !typeChosen) setWidgetType(widgetTypeOf(next.check.type));
+  }
   async function submit(event: Event) {
     event.preventDefault();
     try {
-      await api('POST', '/api/columns', { body: { viewUuid: view.uuid, displayName, formula } });
+      await api('POST', '/api/columns', { body: { viewUuid: view.uuid, displayName, formula, widgetType } });
       setProblems({});
       setGeneral(undefined);
       onSaved();
@@ -79,9 +87,25 @@ function ComputedForm({ view, onSaved }: { readonly view: ViewInfo; readonly onS
         <label id="formula-label" for="formula">
           Formula
         </label>
-        <FormulaEditor key={view.uuid} id="formula" label="Formula" viewUuid={view.uuid} describedBy="formula-status" onChange={setFormula} onChecked={setOutcome} />
+        <FormulaEditor key={view.uuid} id="formula" label="Formula" viewUuid={view.uuid} describedBy="formula-status" onChange={setFormula} onChecked={checked} />
       </div>
       <Preview outcome={outcome} />
+      <Field id="computed-type" label="Column type">
+        <select
+          id="computed-type"
+          value={widgetType}
+          onChange={(e) => {
+            setWidgetType(e.currentTarget.value);
+            setTypeChosen(true);
+          }}
+        >
+          {COMPUTED_WIDGET_TYPES.map((type) => (
+            <option key={type} value={type}>
+              {type}
+            </option>
+          ))}
+        </select>
+      </Field>
       <div>
         <button type="submit" disabled={!outcome?.ok || formula.trim() === ''}>
           Save computed column
