@@ -33,3 +33,27 @@ export function failedCheck(message: string): TokenCheck {
   if (/claim: sub/.test(message)) return 'sub';
   return 'signature';
 }
+
+/** The identity provider a token is checked against (the form's saved values). */
+export interface ExpectedIssuer {
+  readonly issuerUrl: string;
+  readonly audience: string;
+}
+
+/**
+ * What a check the service did not reach says when read from the token's own claims: the service
+ * stops at the first failing check, but iss, aud, exp and sub can still be read. Unverified, so it
+ * says "from its claims"; the signature only the service can tell (null).
+ */
+export function claimCheck(check: TokenCheck, claims: TokenClaims | undefined, expected: ExpectedIssuer, nowSeconds: number): 'passes' | 'fails' | null {
+  if (!claims || check === 'signature') return null;
+  if (check === 'iss') return claims.iss === expected.issuerUrl || claims.iss === expected.issuerUrl.replace(/\/+$/, '') ? 'passes' : 'fails';
+  if (check === 'aud') {
+    if (!expected.audience) return 'passes';
+    const audiences = Array.isArray(claims.aud) ? claims.aud : [claims.aud];
+    return audiences.includes(expected.audience) ? 'passes' : 'fails';
+  }
+  // The service allows 30 s of clock difference.
+  if (check === 'exp') return typeof claims.exp === 'number' && claims.exp + 30 > nowSeconds ? 'passes' : 'fails';
+  return typeof claims.sub === 'string' && claims.sub !== '' ? 'passes' : 'fails';
+}

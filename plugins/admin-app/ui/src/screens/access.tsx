@@ -4,7 +4,7 @@
  */
 import { useState } from 'preact/hooks';
 import { adminBase, api, ApiFailure, call, message, recordsBase } from '../lib/api.ts';
-import { decodeClaims, failedCheck, TOKEN_CHECKS, type TokenCheck } from '../lib/jwt.ts';
+import { claimCheck, decodeClaims, failedCheck, TOKEN_CHECKS, type ExpectedIssuer, type TokenCheck } from '../lib/jwt.ts';
 import type { WorkspaceProps } from '../lib/route.ts';
 import { loadSchema, loadViews } from '../lib/schema.ts';
 import { RlsRules } from './rls-rules.tsx';
@@ -158,14 +158,14 @@ function IdentityProviderForm({ org, ws }: { readonly org: string; readonly ws: 
         <ErrorNote error={general} />
         <Notice text={note} />
       </form>
-      <TokenCheckBox org={org} ws={ws} />
+      <TokenCheckBox org={org} ws={ws} expected={{ issuerUrl: form.issuerUrl, audience: form.audience ?? '' }} />
     </section>
   );
 }
 
 type Verdict = { readonly accepted: true } | { readonly accepted: false; readonly check: TokenCheck; readonly message: string };
 
-function TokenCheckBox({ org, ws }: { readonly org: string; readonly ws: string }) {
+function TokenCheckBox({ org, ws, expected }: { readonly org: string; readonly ws: string; readonly expected: ExpectedIssuer }) {
   const [token, setToken] = useState('');
   const [verdict, setVerdict] = useState<Verdict>();
   const claims = decodeClaims(token.trim());
@@ -201,9 +201,11 @@ function TokenCheckBox({ org, ws }: { readonly org: string; readonly ws: string 
           {TOKEN_CHECKS.map((name) => {
             const failed = !verdict.accepted && verdict.check === name;
             const unknown = !verdict.accepted && !failed;
+            const read = unknown ? claimCheck(name, claims, expected, Date.now() / 1000) : null;
+            const text = failed ? `fails (${verdict.message})` : !unknown ? 'passes' : read ? `${read} (from its claims)` : 'not reached';
             return (
-              <li key={name} class={failed ? 'field-error' : undefined}>
-                {name}: {failed ? `fails (${verdict.message})` : unknown ? 'not reached' : 'passes'}
+              <li key={name} class={failed || read === 'fails' ? 'field-error' : undefined}>
+                {name}: {text}
               </li>
             );
           })}
