@@ -121,6 +121,17 @@ describe.runIf(run).each(vendors)('admin application data grid and columns on $n
     await screenshot(page, `${target.name}-08-data-computed-column`);
   });
 
+  it('screen 2: the where placeholder names fields the entity has', async () => {
+    await page.goto(`${ws.url}/admin/#/w/${ws.org}/${ws.ws}/data/regions`);
+    const box = page.getByLabel('where (a boolean formula)');
+    await box.waitFor();
+    const example = (await box.getAttribute('placeholder')) ?? '';
+    const fields = ((await ws.call('GET', ws.admin('/schema'))).body.data.entities as { name: string; fields: { name: string }[] }[]).find((e) => e.name === 'regions')?.fields.map((f) => f.name) ?? [];
+    const named = [...example.matchAll(/\b([a-zA-Z_][a-zA-Z0-9_]*)\b/g)].map((m) => m[1] as string).filter((word) => !['AND', 'OR', 'IS', 'NOT', 'NULL'].includes(word));
+    expect(named.length).toBeGreaterThan(0);
+    expect(named.filter((name) => !fields.includes(name))).toEqual([]);
+  });
+
   it('screen 2: cursor paging goes forward with Next until the last page, and First page starts again', async () => {
     const lists: string[] = [];
     const listen = (request: { url(): string }) => {

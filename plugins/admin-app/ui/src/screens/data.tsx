@@ -6,6 +6,7 @@ import { useState } from 'preact/hooks';
 import { api, ApiFailure, message, recordsBase } from '../lib/api.ts';
 import { inColumnOrder } from '../lib/column-order.ts';
 import { loadColumnOrder, loadSchema, operatorsFor, type EntityInfo } from '../lib/schema.ts';
+import { whereExample } from '../lib/where-example.ts';
 import { useLoad } from '../lib/use-load.ts';
 import type { WorkspaceProps } from '../lib/route.ts';
 import { DataTable, type Row, type SortState } from '../components/data-table.tsx';
@@ -180,7 +181,7 @@ function Grid({ org, ws, entity, onSynced }: { readonly org: string; readonly ws
 
   return (
     <>
-      <WhereBox value={query.where} error={list.value && 'whereError' in list.value ? list.value.whereError : undefined} onApply={(where) => setQuery({ ...query, paging: firstPage(query.paging.mode), where })} />
+      <WhereBox value={query.where} example={whereExample(entity.fields)} error={list.value && 'whereError' in list.value ? list.value.whereError : undefined} onApply={(where) => setQuery({ ...query, paging: firstPage(query.paging.mode), where })} />
       <ShapeForm entity={entity} query={query} onApply={(shape) => setQuery({ ...query, ...shape, paging: firstPage(query.paging.mode) })} />
       <FilterForm entity={entity} onAdd={(filter) => setQuery({ ...query, paging: firstPage(query.paging.mode), filters: [...query.filters, filter] })} />
       {query.filters.length > 0 && (

@@ -27,7 +27,7 @@ function Marked({ error }: { readonly error: WhereError }) {
   );
 }
 
-export function WhereBox({ value, error, onApply }: { readonly value: string; readonly error: WhereError | undefined; readonly onApply: (text: string) => void }) {
+export function WhereBox({ value, error, example, onApply }: { readonly value: string; readonly error: WhereError | undefined; readonly example: string; readonly onApply: (text: string) => void }) {
   const [text, setText] = useState(value);
   const input = useRef<HTMLInputElement>(null);
   useEffect(() => {
@@ -45,7 +45,7 @@ export function WhereBox({ value, error, onApply }: { readonly value: string; re
       aria-label="Where formula"
     >
       <Field id="where" label="where (a boolean formula)" error={problem}>
-        <input ref={input} {...described('where', problem)} size={50} placeholder="amount > 100 AND status = 'paid'" value={text} onInput={(e) => setText(e.currentTarget.value)} />
+        <input ref={input} {...described('where', problem)} size={50} placeholder={example} value={text} onInput={(e) => setText(e.currentTarget.value)} />
       </Field>
       {error && <Marked error={error} />}
       <button type="submit">Apply where</button>
