@@ -47,7 +47,7 @@ export interface ExpectedIssuer {
  */
 export function claimCheck(check: TokenCheck, claims: TokenClaims | undefined, expected: ExpectedIssuer, nowSeconds: number): 'passes' | 'fails' | null {
   if (!claims || check === 'signature') return null;
-  if (check === 'iss') return claims.iss === expected.issuerUrl || claims.iss === expected.issuerUrl.replace(/\/+$/, '') ? 'passes' : 'fails';
+  if (check === 'iss') return typeof claims.iss === 'string' && claims.iss.replace(/\/+$/, '') === expected.issuerUrl.replace(/\/+$/, '') ? 'passes' : 'fails';
   if (check === 'aud') {
     if (!expected.audience) return 'passes';
     const audiences = Array.isArray(claims.aud) ? claims.aud : [claims.aud];
