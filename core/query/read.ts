@@ -1,5 +1,5 @@
 /** Executes reads: the page and the count run concurrently, one statement each (DESIGN §6). */
-import { render, type CompiledSql, type Sql } from '../sql.ts';
+import { render, type CompiledSql } from '../sql.ts';
 import type { BoundDialect, Database, Executor } from '../../dialects/dialect.ts';
 import type { WorkspaceRuntime } from '../workspace/runtime.ts';
 import type { CountMode } from '../schema/entity-options.ts';
@@ -64,10 +64,6 @@ function buildScope(runtime: WorkspaceRuntime, entityName: string, policy: ReadP
 export function readScope(runtime: WorkspaceRuntime, entityName: string, policy: ReadPolicy, viewUuid?: string): ReadScope {
   if (policy !== NO_POLICY) return buildScope(runtime, entityName, policy, viewUuid);
   return runtime.memo(`scope:${entityName}:${viewUuid ?? ''}`, () => buildScope(runtime, entityName, policy, viewUuid));
-}
-
-async function run(db: Executor, dialect: BoundDialect, fragment: Sql): Promise<Record<string, unknown>[]> {
-  return (await db.query(render(fragment, dialect.sql))).rows;
 }
 
 function prepareListAnew(database: Database, scope: ReadScope, request: ReadRequest, identity: string, secret: string): PreparedRead {

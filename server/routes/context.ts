@@ -4,8 +4,9 @@
  * checked against its workspace's identity provider; a missing token is still a 401 first.
  */
 import type { Context } from 'koa';
-import { ApiError } from '../../core/errors.ts';
+import { ApiError, notFound } from '../../core/errors.ts';
 import type { WorkspaceRuntime } from '../../core/workspace/runtime.ts';
+import type { ViewRecord } from '../../core/workspace/types.ts';
 import { authenticate, authorizeData, authorizeOwner, bearerToken } from '../../plugins/auth/authorize.ts';
 import { NO_SUCH_WORKSPACE, type Principal } from '../../plugins/auth/shared/auth-plugin.ts';
 import { chargeCredential } from '../../plugins/rate-limit/middleware.ts';
@@ -59,6 +60,12 @@ async function accessTo(ctx: Context, services: Services, runtime: WorkspaceRunt
 export async function refuseAbsent(ctx: Context, services: Services, absent: ApiError, token = requireBearer(ctx)): Promise<never> {
   authorizeData(await principalOf(ctx, services, NO_SUCH_WORKSPACE, token), NO_SUCH_WORKSPACE, false);
   throw absent;
+}
+
+/** The view a path names by its uuid; one that does not exist is answered by refuseAbsent. */
+export async function viewByUuid(ctx: Context, services: Services, uuid: string): Promise<ViewRecord> {
+  const token = requireBearer(ctx);
+  return (await services.workspaces.findView(uuid)) ?? refuseAbsent(ctx, services, notFound(`view '${uuid}' does not exist`), token);
 }
 
 /** `lookup`'s answer; a NOT_FOUND from it is answered by refuseAbsent. */

@@ -6,7 +6,6 @@
 import { PassThrough, Readable } from 'node:stream';
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { isUuid } from '../../core/workspace/control-sql.ts';
 import type { ViewRecord } from '../../core/workspace/types.ts';
 import { ApiError, notFound } from '../../core/errors.ts';
 import {
@@ -32,20 +31,11 @@ import {
 import { isOwnerCredential, mayAccessOwnResource } from '../../plugins/auth/authorize.ts';
 import { jsonBody } from '../middleware/json-body.ts';
 import type { Services } from '../shared/services.ts';
-import { dataAccess, dataAccessById, refuseAbsent, requireBearer, type DataAccess } from './context.ts';
+import { dataAccess, dataAccessById, refuseAbsent, requireBearer, viewByUuid, type DataAccess } from './context.ts';
 import { param } from './params.ts';
 
 const MEDIA_TYPES = ['text/csv', 'text/tab-separated-values', 'text/plain'];
 
-async function findView(services: Services, uuid: string): Promise<ViewRecord | undefined> {
-  return isUuid(uuid) ? services.workspaces.findView(uuid) : undefined;
-}
-
-/** The view the path names; one that does not exist is answered by refuseAbsent. */
-async function viewOf(ctx: Context, services: Services, uuid: string): Promise<ViewRecord> {
-  const token = requireBearer(ctx);
-  return (await findView(services, uuid)) ?? refuseAbsent(ctx, services, notFound(`view '${uuid}' does not exist`), token);
-}
 
 /** Size and type are checked from the headers, before a byte of the body is read. */
 function checkBody(ctx: Context, limit: number): void {
@@ -101,7 +91,7 @@ export function importRoutes(services: Services): Router {
   }
 
   router.post('/api/data/import/:viewUuid', async (ctx) => {
-    const view = await viewOf(ctx, services, param(ctx, 'viewUuid'));
+    const view = await viewByUuid(ctx, services, param(ctx, 'viewUuid'));
     const access = await dataAccessById(ctx, services, view.workspaceId, true, view.uuid);
     checkBody(ctx, limit);
     const saved = await savedMappingFor(ctx, view, access.principal.subject);
@@ -118,7 +108,7 @@ export function importRoutes(services: Services): Router {
     if (!job) return refuseAbsent(ctx, services, notFound(`import job '${param(ctx, 'jobId')}' does not exist`), token);
     const access = await dataAccessById(ctx, services, job.workspaceId, write, job.viewUuid);
     if (!mayAccessOwnResource(access.principal, job.createdBy)) throw notFound(`import job '${job.jobId}' does not exist`);
-    const view = await findView(services, job.viewUuid);
+    const view = await services.workspaces.findView(job.viewUuid);
     if (!view) throw notFound(`view '${job.viewUuid}' does not exist`);
     return { job, access, view };
   }
@@ -168,14 +158,14 @@ export function importRoutes(services: Services): Router {
   });
 
   router.get('/api/views/:viewUuid/import-mappings', async (ctx) => {
-    const view = await viewOf(ctx, services, param(ctx, 'viewUuid'));
+    const view = await viewByUuid(ctx, services, param(ctx, 'viewUuid'));
     const access = await dataAccessById(ctx, services, view.workspaceId, false, view.uuid);
     const mappings = await jobs.listMappings(view.uuid, access.principal.subject);
     ctx.body = { data: mappings, meta: { totalElements: mappings.length } };
   });
 
   router.post('/api/views/:viewUuid/import-mappings', body, async (ctx) => {
-    const view = await viewOf(ctx, services, param(ctx, 'viewUuid'));
+    const view = await viewByUuid(ctx, services, param(ctx, 'viewUuid'));
     const access = await dataAccessById(ctx, services, view.workspaceId, true, view.uuid);
     const entity = access.runtime.entity(view.entity);
     const columns = access.runtime.columnsByView.get(view.uuid) ?? [];
@@ -184,7 +174,7 @@ export function importRoutes(services: Services): Router {
   });
 
   router.delete('/api/views/:viewUuid/import-mappings/:id', async (ctx) => {
-    const view = await viewOf(ctx, services, param(ctx, 'viewUuid'));
+    const view = await viewByUuid(ctx, services, param(ctx, 'viewUuid'));
     const access = await dataAccessById(ctx, services, view.workspaceId, true, view.uuid);
     const mapping = await jobs.findMapping(param(ctx, 'id'));
     if (!mapping || mapping.viewUuid !== view.uuid || !visibleTo(mapping, access.principal.subject)) throw notFound(`saved mapping '${param(ctx, 'id')}' does not exist on this view`);

@@ -2,18 +2,15 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { ViewRecord } from '../../core/workspace/types.ts';
-import { notFound } from '../../core/errors.ts';
 import { checkComputedFormula } from '../../core/control/computed.ts';
 import { PayloadReader } from '../../core/payload.ts';
 import { jsonBody } from '../middleware/json-body.ts';
 import type { Services } from '../shared/services.ts';
-import { ownerAccess, refuseAbsent, requireBearer } from './context.ts';
+import { ownerAccess, viewByUuid } from './context.ts';
 import { param } from './params.ts';
 
 export async function ownedView(ctx: Context, services: Services, uuid: string): Promise<ViewRecord> {
-  const token = requireBearer(ctx);
-  const view = await services.store.findView(uuid);
-  if (!view) return refuseAbsent(ctx, services, notFound(`view '${uuid}' does not exist`), token);
+  const view = await viewByUuid(ctx, services, uuid);
   await ownerAccess(ctx, services, view.workspaceId);
   return view;
 }
