@@ -1,6 +1,7 @@
 /** The changes page (DESIGN §17 "Reading the feed"): events after `since`, oldest first. */
 import type { Database } from '../../dialects/dialect.ts';
 import { ApiError } from '../errors.ts';
+import type { EntityOptions } from '../schema/entity-options.ts';
 import { render, sql, empty } from '../sql.ts';
 import { ensureEventTables, eventsTable } from './tables.ts';
 import { assignPositions } from './positions.ts';
@@ -34,6 +35,13 @@ function badRequest(name: string, message: string): ApiError {
 }
 
 /** `since` and `size` from a query string; anything else is 400 naming the parameter. */
+/** An entity's changes page exists only while its events are on: 409 EVENTS_OFF otherwise. */
+export function requireEventsOn(entity: string, options: Pick<EntityOptions, 'events'>): void {
+  if (options.events === 'off') {
+    throw new ApiError('EVENTS_OFF', `events are off for '${entity}'; an owner turns them on with {"events": "api"} in the entity options`);
+  }
+}
+
 export function readChangesRequest(query: Record<string, unknown>): ChangesRequest {
   const since = query.since;
   const size = query.size;

@@ -1,8 +1,7 @@
 /** The changes feed (docs/change-events.md): one page of events after a position, owners only for now. */
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { ApiError } from '../../core/errors.ts';
-import { readChanges, readChangesRequest } from '../../core/events/feed.ts';
+import { readChanges, readChangesRequest, requireEventsOn } from '../../core/events/feed.ts';
 import type { WorkspaceRuntime } from '../../core/workspace/runtime.ts';
 import type { Services } from '../shared/services.ts';
 import { dataAccess, ownerAccess } from './context.ts';
@@ -31,9 +30,7 @@ export function changesRoutes(services: Services): Router {
   router.get('/:entity/changes', async (ctx) => {
     const runtime = await ownedRuntime(ctx, services);
     const entity = runtime.entity(param(ctx, 'entity'));
-    if (runtime.entityRecord(entity.name).options.events === 'off') {
-      throw new ApiError('EVENTS_OFF', `events are off for '${entity.name}'; an owner turns them on with {"events": "api"} in the entity options`);
-    }
+    requireEventsOn(entity.name, runtime.entityRecord(entity.name).options);
     const request = readChangesRequest(ctx.query);
     ctx.body = await readChanges(runtime.database, runtime.workspace.id, entity.name, request, idFieldOf(runtime));
   });
