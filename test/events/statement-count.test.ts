@@ -5,43 +5,13 @@
  * statements (lock, read the range, number it, keep the last position).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_TOKEN, startWorkspace, type ApiResponse, type TestWorkspace } from '../support/harness.ts';
+import { ADMIN_TOKEN, startWorkspace, type TestWorkspace } from '../support/harness.ts';
 import { vendorsToRun } from '../support/vendors.ts';
-import type { CompiledSql } from '../../core/sql.ts';
-import type { Executor } from '../../dialects/dialect.ts';
+import { counting, type Counted } from '../support/statement-count.ts';
 
 const vendors = await vendorsToRun();
 const ORDER = { customerId: 2, amount: 12.5, quantity: 3, orderedAt: '2026-03-01T12:00:00Z' };
 
-interface Counted {
-  readonly res: ApiResponse;
-  readonly statements: number;
-  readonly transactions: number;
-}
-
-/** Runs `call` with the workspace driver's statements counted (the same seam test/write/one-statement.test.ts uses). */
-async function counting(ws: TestWorkspace, call: () => Promise<ApiResponse>): Promise<Counted> {
-  const runtime = await ws.service.services.workspaces.bySlug(ws.org, ws.ws);
-  const driver = runtime.driver;
-  const { query, transaction } = driver;
-  let statements = 0;
-  let transactions = 0;
-  const record = (inner: Executor['query']) => async (statement: CompiledSql) => {
-    statements += 1;
-    return inner(statement);
-  };
-  driver.query = record(query.bind(driver));
-  driver.transaction = async <T>(work: (tx: Executor) => Promise<T>): Promise<T> => {
-    transactions += 1;
-    return transaction.call(driver, (tx: Executor) => work({ query: record(tx.query.bind(tx)) })) as Promise<T>;
-  };
-  try {
-    return { res: await call(), statements, transactions };
-  } finally {
-    driver.query = query;
-    driver.transaction = transaction;
-  }
-}
 
 describe.each(vendors)('statements per write with events off and api on $name', (target) => {
   let ws: TestWorkspace;
@@ -69,14 +39,14 @@ describe.each(vendors)('statements per write with events off and api on $name', 
     const off = await writes();
     await setEvents('api');
     const api = await writes();
-    const line = (name: string, o: Counted, a: Counted) => `${name}: off ${o.statements} stmt/${o.transactions} tx, api ${a.statements} stmt/${a.transactions} tx`;
+    const line = (name: string, o: Counted, a: Counted) => `${name}: off ${o.statements.length} stmt/${o.transactions} tx, api ${a.statements.length} stmt/${a.transactions} tx`;
     console.log(`[${target.name}] ${line('create', off.create, api.create)}; ${line('update', off.update, api.update)}; ${line('delete', off.remove, api.remove)}`);
     for (const key of ['create', 'update', 'remove'] as const) {
       expect(off[key].transactions, key).toBe(0);
       expect(api[key].transactions, key).toBe(off[key].transactions + 2);
       // MariaDB's create reads its written row apart inside a transaction (one statement more).
       const apart = target.name === 'mariadb' && key === 'create' ? 1 : 0;
-      expect(api[key].statements, key).toBe(off[key].statements + 2 + 4 + apart);
+      expect(api[key].statements.length, key).toBe(off[key].statements.length + 2 + 4 + apart);
     }
   });
 });

@@ -3,7 +3,6 @@
  * connection's cause is in the request's line (never in the answer), and a streamed import's line
  * is written when the stream ends, with its real duration.
  */
-import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type RunningService } from '../../server/start.ts';
@@ -11,17 +10,9 @@ import { ADMIN_TOKEN, fetchJson } from '../support/harness.ts';
 import mysql from 'mysql2/promise';
 import { MYSQL_ADMIN_URL, mariadbTarget } from '../support/mysql-target.ts';
 import { postgresTarget, vendorsToRun, type ProvisionedDatabase } from '../support/vendors.ts';
+import { sinkInto, type LogLine } from '../support/log-lines.ts';
 
-type Line = Record<string, unknown>;
-
-function sinkInto(lines: Line[]): Writable {
-  return new Writable({
-    write(chunk: Buffer, _enc, done) {
-      for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line) as Line);
-      done();
-    },
-  });
-}
+type Line = LogLine;
 
 /** The request line of a response, once the service has written it. */
 async function lineOf(lines: Line[], requestId: string | null): Promise<Line | undefined> {

@@ -3,24 +3,15 @@
  * as the 404 Koa starts every response with; a request with thousands of headers gets its 4xx in
  * the error envelope, not an empty body. HTTP framing does not depend on the vendor: PGlite only.
  */
-import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type RunningService } from '../../server/start.ts';
 import { ADMIN_TOKEN, fetchJson } from '../support/harness.ts';
 import { pollUntil } from '../support/poll.ts';
 import { openRaw, parseResponse, sleep } from './raw-http.ts';
+import { sinkInto, type LogLine } from '../support/log-lines.ts';
 
-type Line = Record<string, unknown>;
-
-function sinkInto(lines: Line[]): Writable {
-  return new Writable({
-    write(chunk: Buffer, _enc, done) {
-      for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line) as Line);
-      done();
-    },
-  });
-}
+type Line = LogLine;
 
 describe('aborted requests and header floods', () => {
   const lines: Line[] = [];

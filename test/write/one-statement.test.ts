@@ -9,10 +9,9 @@
  * update (MariaDB's UPDATE has no RETURNING); SQL Server one batch.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CompiledSql } from '../../core/sql.ts';
-import type { Executor } from '../../dialects/dialect.ts';
-import { ADMIN_TOKEN, startWorkspace, type ApiResponse, type TestWorkspace } from '../support/harness.ts';
+import { ADMIN_TOKEN, startWorkspace, type TestWorkspace } from '../support/harness.ts';
 import { vendorsToRun } from '../support/vendors.ts';
+import { counting } from '../support/statement-count.ts';
 import { addRule, configureIdp, defaultViews } from '../support/auth.ts';
 import { nowSeconds, TestIdp } from '../support/test-idp.ts';
 
@@ -20,36 +19,6 @@ const vendors = await vendorsToRun();
 
 const ORDER = { customerId: 2, amount: 12.5, quantity: 3, orderedAt: '2026-03-01T12:00:00Z' };
 
-interface Counted {
-  readonly res: ApiResponse;
-  /** Statements sent through the pool or inside a transaction. */
-  readonly statements: string[];
-  readonly transactions: number;
-}
-
-/** Runs `call` with the workspace driver's statements recorded. */
-async function counting(ws: TestWorkspace, call: () => Promise<ApiResponse>): Promise<Counted> {
-  const runtime = await ws.service.services.workspaces.bySlug(ws.org, ws.ws);
-  const driver = runtime.driver;
-  const { query, transaction } = driver;
-  const statements: string[] = [];
-  let transactions = 0;
-  const record = (inner: Executor['query']) => async (statement: CompiledSql) => {
-    statements.push(statement.text);
-    return inner(statement);
-  };
-  driver.query = record(query.bind(driver));
-  driver.transaction = async <T>(work: (tx: Executor) => Promise<T>): Promise<T> => {
-    transactions += 1;
-    return transaction.call(driver, (tx: Executor) => work({ query: record(tx.query.bind(tx)) })) as Promise<T>;
-  };
-  try {
-    return { res: await call(), statements, transactions };
-  } finally {
-    driver.query = query;
-    driver.transaction = transaction;
-  }
-}
 
 /** Statements a write takes on `vendor`: [pglite/postgres, mariadb, mssql]. */
 function expected(vendor: string, counts: { postgres: number; mariadb: number; mssql: number }): number {
