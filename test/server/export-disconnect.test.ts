@@ -5,31 +5,16 @@
  */
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_TOKEN, startWorkspace, type TestWorkspace } from '../support/harness.ts';
+import { startWorkspace, type TestWorkspace } from '../support/harness.ts';
 import { vendorsToRun } from '../support/vendors.ts';
 import { pollUntil } from '../support/poll.ts';
+import { fillBigTable, statementsReading } from '../support/big-table.ts';
 
 const vendors = (await vendorsToRun()).filter((v) => v.name === 'postgres' || v.name === 'mariadb');
 
-const ROWS = 40_000;
 const TABLE = 'bigexport';
 
-async function fill(ws: TestWorkspace): Promise<void> {
-  const table = ws.db.table(TABLE);
-  await ws.db.query(`CREATE TABLE ${table} (id integer PRIMARY KEY, pad varchar(400) NOT NULL)`);
-  const source = ws.vendor === 'mariadb' ? `SELECT seq, REPEAT('x', 300) FROM seq_1_to_${ROWS}` : `SELECT g, repeat('x', 300) FROM generate_series(1, ${ROWS}) g`;
-  await ws.db.query(`INSERT INTO ${table} (id, pad) ${source}`);
-  const sync = await ws.call('POST', ws.admin('/sync'), { token: ADMIN_TOKEN });
-  expect(sync.status, JSON.stringify(sync.body)).toBe(200);
-}
 
-/** Statements on the server that read the export's table, other than this look itself. */
-async function exportStatements(ws: TestWorkspace): Promise<number> {
-  const rows = ws.vendor === 'mariadb'
-    ? await ws.db.query(`SELECT COUNT(*) AS n FROM information_schema.PROCESSLIST WHERE INFO LIKE '%${TABLE}%' AND INFO NOT LIKE '%PROCESSLIST%'`)
-    : await ws.db.query(`SELECT COUNT(*) AS n FROM pg_stat_activity WHERE query LIKE '%${TABLE}%' AND query NOT LIKE '%pg_stat_activity%' AND state <> 'idle'`);
-  return Number(rows[0]?.n ?? 0);
-}
 
 /** Opens the export, waits for its first chunk, and returns a function that drops the connection. */
 function openExport(ws: TestWorkspace, path: string): Promise<{ bytes: number; drop: () => void }> {
@@ -53,7 +38,7 @@ describe.each(vendors)('export disconnect on $name', (target) => {
 
   beforeAll(async () => {
     ws = await startWorkspace(target, { fixture: false });
-    await fill(ws);
+    await fillBigTable(ws, TABLE);
   }, 120_000);
   afterAll(async () => ws?.close());
 
@@ -61,9 +46,9 @@ describe.each(vendors)('export disconnect on $name', (target) => {
     const opened = await openExport(ws, ws.records(`/${TABLE}?format=${format}&sort=id`));
     expect(opened.bytes).toBeGreaterThan(0);
     // The export is held open by backpressure, not finished: its statement is still on the server.
-    expect(await pollUntil(async () => (await exportStatements(ws)) > 0, 2000)).toBe(true);
+    expect(await pollUntil(async () => (await statementsReading(ws, TABLE)) > 0, 2000)).toBe(true);
     opened.drop();
-    expect(await pollUntil(async () => (await exportStatements(ws)) === 0, 5000)).toBe(true);
+    expect(await pollUntil(async () => (await statementsReading(ws, TABLE)) === 0, 5000)).toBe(true);
   });
 
   // HEAD is answered by the GET route (@koa/router); Koa then ends the response without reading
@@ -76,7 +61,7 @@ describe.each(vendors)('export disconnect on $name', (target) => {
       expect(res.status).toBe(200);
       expect(res.headers.get('content-disposition')).toBe(`attachment; filename="${TABLE}.${format}"`);
     }
-    expect(await pollUntil(async () => (await exportStatements(ws)) === 0, 5000)).toBe(true);
+    expect(await pollUntil(async () => (await statementsReading(ws, TABLE)) === 0, 5000)).toBe(true);
     const page = await ws.call('GET', ws.records(`/${TABLE}?size=1`));
     expect(page.status).toBe(200);
   });

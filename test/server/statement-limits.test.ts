@@ -5,26 +5,18 @@
  */
 import { request, type ClientRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_TOKEN, startWorkspace, type TestWorkspace } from '../support/harness.ts';
+import { startWorkspace, type TestWorkspace } from '../support/harness.ts';
 import { vendorsToRun } from '../support/vendors.ts';
 import { pollUntil } from '../support/poll.ts';
+import { fillBigTable, statementsReading } from '../support/big-table.ts';
 
 const vendors = await vendorsToRun();
 const servers = vendors.filter((v) => v.name === 'postgres' || v.name === 'mariadb');
 
-const ROWS = 40_000;
 const TABLE = 'heavy';
 const STATEMENT_TIMEOUT_MS = 400;
 const RESPONSE_IDLE_TIMEOUT_MS = 1000;
 
-async function fill(ws: TestWorkspace): Promise<void> {
-  const table = ws.db.table(TABLE);
-  await ws.db.query(`CREATE TABLE ${table} (id integer PRIMARY KEY, pad varchar(400) NOT NULL)`);
-  const source = ws.vendor === 'mariadb' ? `SELECT seq, REPEAT('x', 300) FROM seq_1_to_${ROWS}` : `SELECT g, repeat('x', 300) FROM generate_series(1, ${ROWS}) g`;
-  await ws.db.query(`INSERT INTO ${table} (id, pad) ${source}`);
-  const sync = await ws.call('POST', ws.admin('/sync'), { token: ADMIN_TOKEN });
-  expect(sync.status, JSON.stringify(sync.body)).toBe(200);
-}
 
 /** A `where` that makes every row's text 2^depth times longer: seconds of work on every vendor, no rows. */
 function heavyWhere(depth: number): string {
@@ -33,13 +25,6 @@ function heavyWhere(depth: number): string {
   return encodeURIComponent(`LENGTH(${text}) = 1`);
 }
 
-/** Statements on the server that read the table, other than this look itself. */
-async function running(ws: TestWorkspace): Promise<number> {
-  const rows = ws.vendor === 'mariadb'
-    ? await ws.db.query(`SELECT COUNT(*) AS n FROM information_schema.PROCESSLIST WHERE INFO LIKE '%${TABLE}%' AND INFO NOT LIKE '%PROCESSLIST%'`)
-    : await ws.db.query(`SELECT COUNT(*) AS n FROM pg_stat_activity WHERE query LIKE '%${TABLE}%' AND query NOT LIKE '%pg_stat_activity%' AND state <> 'idle'`);
-  return Number(rows[0]?.n ?? 0);
-}
 
 function poolOf(ws: TestWorkspace): { total: number; idle: number; waiting: number } | undefined {
   return ws.service.services.workspaces.poolStats().find((p) => p.workspace === `${ws.org}/${ws.ws}`)?.stats;
@@ -91,7 +76,7 @@ describe.each(vendors.filter((v) => v.name !== 'pglite'))('statement time limit 
   let ws: TestWorkspace;
   beforeAll(async () => {
     ws = await startWorkspace(target, { fixture: false, settings: SETTINGS });
-    await fill(ws);
+    await fillBigTable(ws, TABLE);
   }, 120_000);
   afterAll(async () => ws?.close());
 
@@ -111,7 +96,7 @@ describe.each(servers)('clients that go away on $name', (target) => {
   let ws: TestWorkspace;
   beforeAll(async () => {
     ws = await startWorkspace(target, { fixture: false, settings: { ...SETTINGS, statementTimeoutMs: 60_000 } });
-    await fill(ws);
+    await fillBigTable(ws, TABLE);
   }, 120_000);
   afterAll(async () => ws?.close());
 
@@ -122,7 +107,7 @@ describe.each(servers)('clients that go away on $name', (target) => {
     const during = poolOf(ws);
     for (const o of opened) o.req.destroy();
     expect(await poolFree(ws, 10_000), JSON.stringify(poolOf(ws))).toBe(true);
-    expect(await pollUntil(async () => (await running(ws)) === 0, 10_000)).toBe(true);
+    expect(await pollUntil(async () => (await statementsReading(ws, TABLE)) === 0, 10_000)).toBe(true);
     expect(await plainRead(ws)).toBe(200);
     console.log(`[${target.name}] 20 dropped exports: pool during ${JSON.stringify(during)}, free after ${Date.now() - started} ms`);
   }, 60_000);
@@ -143,12 +128,12 @@ describe.each(servers)('clients that go away on $name', (target) => {
   it('heavy list reads abandoned by their clients, queued ones included, leave no statement running', async () => {
     const started = Date.now();
     const opened = Array.from({ length: 14 }, () => openGet(ws, ws.records(`/${TABLE}?where=${heavyWhere(8)}`)));
-    expect(await pollUntil(async () => (await running(ws)) > 0, 5000)).toBe(true);
+    expect(await pollUntil(async () => (await statementsReading(ws, TABLE)) > 0, 5000)).toBe(true);
     await sleep(300);
     const during = poolOf(ws);
     for (const o of opened) o.req.destroy();
     // A killed statement lingers a moment on a busy server: a generous bound, as a hang detector.
-    expect(await pollUntil(async () => (await running(ws)) === 0, 15_000)).toBe(true);
+    expect(await pollUntil(async () => (await statementsReading(ws, TABLE)) === 0, 15_000)).toBe(true);
     expect(await poolFree(ws, 5000), JSON.stringify(poolOf(ws))).toBe(true);
     expect(await plainRead(ws)).toBe(200);
     console.log(`[${target.name}] 14 abandoned reads: pool during ${JSON.stringify(during)}, none running after ${Date.now() - started} ms`);
